@@ -1,0 +1,243 @@
+//! The engine facade: owns the game (board and rule), the options set by the manager, and
+//! chooses moves. The protocol layer talks only to this type; the search never sees protocol
+//! text.
+//!
+//! Move choice here is the simple mover of the rules/protocol milestone: take an immediate
+//! win, block the opponent's immediate five, otherwise play the legal point with the most
+//! stones around it. The search issue replaces [`Engine::think`]'s body.
+
+use crate::rules::{self, Board, BoardError};
+use crate::types::{Color, Pos, Rule};
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+/// Settings the manager sends with `INFO`, kept across `START`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Time limit per move in ms; 0 = move as fast as possible.
+    pub timeout_turn_ms: i64,
+    /// Time limit for the whole game in ms; 0 = no limit.
+    pub timeout_match_ms: i64,
+    /// Match time left in ms (may be negative; `i32::MAX` = unlimited).
+    pub time_left_ms: i64,
+    /// Memory limit in bytes for the whole process; 0 = no limit.
+    pub max_memory: u64,
+    /// 0 human opponent, 1 brain, 2 tournament, 3 network tournament.
+    pub game_type: i64,
+    /// The rule in force.
+    pub rule: Rule,
+    /// Folder for persistent files, if the manager gave one.
+    pub folder: Option<String>,
+    /// Number of search threads.
+    pub threads: usize,
+    /// Transposition table size in KiB, if set with `INFO hash_size`.
+    pub hash_kb: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            timeout_turn_ms: 5_000,
+            timeout_match_ms: 0,
+            time_left_ms: i32::MAX as i64,
+            max_memory: 0,
+            game_type: 1,
+            rule: Rule::Freestyle,
+            folder: None,
+            threads: 1,
+            hash_kb: None,
+        }
+    }
+}
+
+/// Why a game command could not be carried out. The game state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// No game has been started.
+    NoGame,
+    /// The board rejected the request.
+    Board(BoardError),
+    /// The game is already over, or the board is full, so there is no move to make.
+    NoMove,
+    /// TAKEBACK named a point that is not the last stone played.
+    NotLastMove,
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::NoGame => f.write_str("no game started: send START first"),
+            EngineError::Board(e) => e.fmt(f),
+            EngineError::NoMove => f.write_str("no move possible: the board is full"),
+            EngineError::NotLastMove => f.write_str("that point is not the last stone played"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl From<BoardError> for EngineError {
+    fn from(e: BoardError) -> Self {
+        EngineError::Board(e)
+    }
+}
+
+/// Progress of a search, reported once per completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThinkReport {
+    /// Completed depth.
+    pub depth: u32,
+    /// Score from the side to move's view (centipawn-like units).
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Principal variation.
+    pub pv: Vec<Pos>,
+}
+
+/// The engine: one game, its options and the move chooser.
+pub struct Engine {
+    board: Option<Board>,
+    /// Manager settings; public so the protocol can set them field by field.
+    pub options: Options,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine with default options and no game.
+    pub fn new() -> Engine {
+        Engine {
+            board: None,
+            options: Options::default(),
+        }
+    }
+
+    /// Starts a new game on an empty `width` x `height` board. On error the previous game
+    /// (if any) stays as it was.
+    pub fn start(&mut self, width: usize, height: usize) -> Result<(), EngineError> {
+        self.board = Some(Board::new(width, height)?);
+        Ok(())
+    }
+
+    /// Clears the board, keeping its size.
+    pub fn restart(&mut self) -> Result<(), EngineError> {
+        let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
+        self.board = Some(Board::new(b.width(), b.height())?);
+        Ok(())
+    }
+
+    /// The current board, if a game was started.
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
+    fn board_mut(&mut self) -> Result<&mut Board, EngineError> {
+        self.board.as_mut().ok_or(EngineError::NoGame)
+    }
+
+    /// The point at protocol coordinates, checked against the board.
+    pub fn pos(&self, x: i64, y: i64) -> Result<Pos, EngineError> {
+        let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
+        Ok(b.pos(x, y)?)
+    }
+
+    /// Plays a stone for the side to move at `p` (an opponent's move, or a forced `PLAY`).
+    pub fn play(&mut self, p: Pos) -> Result<(), EngineError> {
+        Ok(self.board_mut()?.try_make(p)?)
+    }
+
+    /// Takes back the last stone, which must stand at `p`.
+    pub fn takeback(&mut self, p: Pos) -> Result<(), EngineError> {
+        let b = self.board_mut()?;
+        match b.last_move() {
+            Some(last) if last == p => {
+                b.undo()?;
+                Ok(())
+            }
+            _ => Err(EngineError::NotLastMove),
+        }
+    }
+
+    /// Replaces the position by `stones` placed in the given order, with `to_move` to move.
+    /// On error (a stone off the board or on an occupied point) nothing changes.
+    pub fn set_position(
+        &mut self,
+        stones: &[(Pos, Color)],
+        to_move: Color,
+    ) -> Result<(), EngineError> {
+        let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
+        let mut nb = Board::new(b.width(), b.height())?;
+        for &(p, c) in stones {
+            nb.check_empty(p)?;
+            nb.place(p, c);
+        }
+        nb.set_side_to_move(to_move);
+        self.board = Some(nb);
+        Ok(())
+    }
+
+    /// Black's forbidden points in the current position (empty unless the rule is renju).
+    pub fn forbidden_points(&self) -> Vec<Pos> {
+        match (&self.board, self.options.rule) {
+            (Some(b), Rule::Renju) => rules::forbidden_points(b)
+                .into_iter()
+                .map(|(p, _)| p)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Chooses a move for the side to move without playing it. `stop` may be set from another
+    /// thread to ask for the best move found so far; `report` receives progress.
+    pub fn think(
+        &mut self,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&ThinkReport),
+    ) -> Result<Pos, EngineError> {
+        let _ = (stop, report);
+        let rule = self.options.rule;
+        let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
+        simple_move(b, rule).ok_or(EngineError::NoMove)
+    }
+}
+
+/// The simple mover: an immediate win, else a block of the opponent's five, else the legal
+/// point with the most stones within two cells (ties: nearest the centre, then lowest point).
+pub fn simple_move(board: &Board, rule: Rule) -> Option<Pos> {
+    let me = board.side_to_move();
+    let legal = |p: Pos| rules::is_legal(board, p, me, rule);
+    let empties: Vec<Pos> = board.empty_points().collect();
+    if let Some(&p) = empties
+        .iter()
+        .find(|&&p| rules::is_five(board, p, me, rule) && legal(p))
+    {
+        return Some(p);
+    }
+    if let Some(&p) = empties
+        .iter()
+        .find(|&&p| rules::is_five(board, p, me.opponent(), rule) && legal(p))
+    {
+        return Some(p);
+    }
+    let center = board.center();
+    empties
+        .iter()
+        .copied()
+        .filter(|&p| legal(p))
+        .max_by_key(|&p| {
+            let mut near = 0i64;
+            for q in board.points().filter(|q| q.distance(p) <= 2) {
+                if !board.is_empty(q) {
+                    near += 3 - q.distance(p) as i64;
+                }
+            }
+            (near, -(p.distance(center) as i64), std::cmp::Reverse(p))
+        })
+}

@@ -1,0 +1,12 @@
+//! Lianzhu (连珠): a Gomoku/Renju engine for the Gomocup (Piskvork) protocol.
+//!
+//! Layers point one way: `types` <- `rules` <- `eval`/`threat` <- `search` <- `engine` <-
+//! `protocol` <- the binaries. Only `protocol::output` writes to stdout.
+
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+#![warn(missing_docs)]
+
+pub mod engine;
+pub mod notation;
+pub mod rules;
+pub mod types;

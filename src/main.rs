@@ -1,0 +1,3 @@
+//! `pbrain-lianzhu`: the Gomocup brain.
+
+fn main() {}
