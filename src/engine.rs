@@ -32,6 +32,8 @@ pub struct Options {
     pub threads: usize,
     /// Transposition table size in KiB, if set with `INFO hash_size`.
     pub hash_kb: Option<u64>,
+    /// The point under the manager's mouse (`INFO evaluate x,y`); unused by the search.
+    pub evaluate: Option<(i64, i64)>,
 }
 
 impl Default for Options {
@@ -46,6 +48,7 @@ impl Default for Options {
             folder: None,
             threads: 1,
             hash_kb: None,
+            evaluate: None,
         }
     }
 }
@@ -205,6 +208,32 @@ impl Engine {
         let rule = self.options.rule;
         let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
         simple_move(b, rule).ok_or(EngineError::NoMove)
+    }
+}
+
+impl Engine {
+    /// True if the side to move may play `p` under the current rule (empty, on the board and,
+    /// for black under renju, not forbidden).
+    pub fn is_legal_move(&self, p: Pos) -> bool {
+        self.board.as_ref().is_some_and(|b| {
+            b.check_empty(p).is_ok() && rules::is_legal(b, p, b.side_to_move(), self.options.rule)
+        })
+    }
+
+    /// [`Engine::think`], checked: a move that is not legal for the side to move (a search
+    /// bug) is replaced by the simple mover's choice, so the reply is always legal.
+    pub fn choose(
+        &mut self,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&ThinkReport),
+    ) -> Result<Pos, EngineError> {
+        let p = self.think(stop, report)?;
+        if self.is_legal_move(p) {
+            return Ok(p);
+        }
+        log::error!("think returned the illegal move {p:?}; using the simple mover");
+        let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
+        simple_move(b, self.options.rule).ok_or(EngineError::NoMove)
     }
 }
 
