@@ -11,8 +11,9 @@
 //!   it was and is answered `ERROR <why>` (unknown ones `UNKNOWN <what>`). `INFO` is never
 //!   answered except, for a value we refuse, by one `MESSAGE` line.
 //! - Our reply move is legal ([`Engine::choose`]) and is played on our board before it is sent.
-//! - After `END` nothing more is written and the process ends within 100 ms (the reader's
-//!   watchdog exits the process if the main thread is stuck). At end of input the commands
+//! - After `END` is read nothing more is written (commands queued before it may go
+//!   unanswered) and the process ends within 100 ms (the reader's watchdog exits the process
+//!   if the main thread is stuck). At end of input the commands
 //!   already received are still answered, with every search stopped at once, and the loop
 //!   ends (the watchdog allows 500 ms).
 //! - Nothing is written before the first command.
