@@ -15,7 +15,7 @@
 //!   unanswered) and the process ends within 100 ms (the reader's watchdog exits the process
 //!   if the main thread is stuck). At end of input the commands
 //!   already received are still answered, with every search stopped at once, and the loop
-//!   ends (the watchdog allows 500 ms).
+//!   ends (the watchdog allows 100 ms, so a long backlog is answered only as far as it gets).
 //! - Nothing is written before the first command.
 //! - Stop-flag handshake: the reader forwards a line *before* it sets the stop flag; the main
 //!   thread clears the flag *before* it drains the channel at the start of a search, so an
@@ -41,7 +41,7 @@ pub const REPORT_INTERVAL: Duration = Duration::from_millis(250);
 /// How long after `END` the reader waits for the main thread before it ends the process.
 pub const END_GRACE: Duration = Duration::from_millis(100);
 /// How long after end of input the reader waits before it ends the process.
-pub const EOF_GRACE: Duration = Duration::from_millis(500);
+pub const EOF_GRACE: Duration = Duration::from_millis(100);
 
 /// What the reader thread forwards.
 #[derive(Debug)]
