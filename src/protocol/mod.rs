@@ -308,10 +308,9 @@ impl<W: Write> Session<W> {
             sig.stop.store(true, SeqCst);
         }
         let out = &mut self.out;
-        let mut last: Option<Instant> = None;
+        let mut limit = RateLimit::new(REPORT_INTERVAL);
         let result = self.engine.choose(&sig.stop, &mut |r| {
-            if last.is_none_or(|t| t.elapsed() >= REPORT_INTERVAL) {
-                last = Some(Instant::now());
+            if limit.ready(Instant::now()) {
                 out.report(r);
             }
         });
@@ -322,6 +321,35 @@ impl<W: Write> Session<W> {
             Ok(p) => self.out.mv(p),
             Err(e) => self.out.error(&e.to_string()),
         }
+    }
+}
+
+/// Lets an event through at most once per interval (the first one always).
+#[derive(Debug)]
+pub struct RateLimit {
+    interval: Duration,
+    last: Option<Instant>,
+}
+
+impl RateLimit {
+    /// A limiter that has let nothing through yet.
+    pub fn new(interval: Duration) -> Self {
+        RateLimit {
+            interval,
+            last: None,
+        }
+    }
+
+    /// True (and the clock restarts) if at least the interval has passed since the last event
+    /// let through, or none was.
+    pub fn ready(&mut self, now: Instant) -> bool {
+        let ok = self
+            .last
+            .is_none_or(|t| now.saturating_duration_since(t) >= self.interval);
+        if ok {
+            self.last = Some(now);
+        }
+        ok
     }
 }
 
@@ -430,6 +458,73 @@ mod tests {
         let (x, y) = lines[2].split_once(',').unwrap();
         let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
         assert!(x < 15 && y < 15 && (x, y) != (7, 7));
+    }
+
+    #[test]
+    fn rate_limit_lets_a_few_lines_a_second_through() {
+        let t0 = Instant::now();
+        let mut limit = RateLimit::new(Duration::from_millis(250));
+        let passed = (0..100)
+            .filter(|i| limit.ready(t0 + Duration::from_millis(10 * i)))
+            .count();
+        // 0..990 ms: at 0, 250, 500, 750.
+        assert_eq!(passed, 4);
+    }
+
+    fn wait_for(flag: &AtomicBool) -> bool {
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(5) {
+            if flag.load(SeqCst) {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(1));
+        }
+        false
+    }
+
+    #[test]
+    fn reader_raises_the_stop_flag_for_interrupts() {
+        let (pipe_out, mut pipe_in) = io::pipe().unwrap();
+        let sig = Arc::new(Signals::default());
+        let (tx, rx) = mpsc::channel();
+        let s = Arc::clone(&sig);
+        let reader =
+            thread::spawn(move || read_input(io::BufReader::new(pipe_out), &tx, &s, false));
+        let line = |rx: &Receiver<Event>| match rx.recv_timeout(Duration::from_secs(5)) {
+            Ok(Event::Line(l)) => l,
+            other => panic!("expected a line, got {other:?}"),
+        };
+        pipe_in.write_all(b"TURN 1,1\r\n").unwrap();
+        assert_eq!(line(&rx), "TURN 1,1\r\n");
+        assert!(!sig.stop.load(SeqCst));
+        for interrupt in ["yxstop\n", "STOP\n", "INFO timeout_turn 0\n"] {
+            sig.stop.store(false, SeqCst);
+            pipe_in.write_all(interrupt.as_bytes()).unwrap();
+            assert!(wait_for(&sig.stop), "{interrupt}");
+            assert_eq!(line(&rx), interrupt);
+        }
+        sig.stop.store(false, SeqCst);
+        pipe_in.write_all(b"INFO timeout_turn 5000\nEND\n").unwrap();
+        assert_eq!(line(&rx), "INFO timeout_turn 5000\n");
+        assert!(wait_for(&sig.ended));
+        assert!(sig.stop.load(SeqCst));
+        reader.join().unwrap();
+        assert!(!sig.closed.load(SeqCst), "END is not end of input");
+    }
+
+    #[test]
+    fn reader_reports_end_of_input() {
+        let (pipe_out, pipe_in) = io::pipe().unwrap();
+        let sig = Arc::new(Signals::default());
+        let (tx, rx) = mpsc::channel();
+        let s = Arc::clone(&sig);
+        let reader =
+            thread::spawn(move || read_input(io::BufReader::new(pipe_out), &tx, &s, false));
+        drop(pipe_in);
+        reader.join().unwrap();
+        assert!(matches!(rx.recv().unwrap(), Event::Eof));
+        assert!(sig.closed.load(SeqCst) && sig.stop.load(SeqCst));
+        assert!(!sig.ended.load(SeqCst));
     }
 
     #[test]
