@@ -52,8 +52,12 @@ impl Brain {
     }
 
     fn send_raw(&mut self, text: &str) {
+        self.send_bytes(text.as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(text.as_bytes()).expect("write");
+        stdin.write_all(bytes).expect("write");
         stdin.flush().expect("flush");
     }
 
@@ -637,4 +641,99 @@ fn full_board_has_no_move() {
     let reply = b.line();
     assert!(reply.starts_with("ERROR "), "{reply}");
     b.assert_quiet();
+}
+
+/// True for a line of one of the shapes we may write.
+fn is_protocol_line(line: &str) -> bool {
+    line == "OK"
+        || parse_move(line).is_some()
+        || ["ERROR ", "UNKNOWN ", "MESSAGE "]
+            .iter()
+            .any(|k| line.len() > k.len() && line.starts_with(k))
+        || (line.starts_with("FORBID ") && line.ends_with('.'))
+        || line.starts_with("name=\"Lianzhu\"")
+}
+
+#[test]
+fn survives_random_input() {
+    let words = [
+        "START",
+        "start",
+        "RECTSTART",
+        "RESTART",
+        "BEGIN",
+        "TURN",
+        "BOARD",
+        "YXBOARD",
+        "DONE",
+        "INFO",
+        "TAKEBACK",
+        "PLAY",
+        "STOP",
+        "YXSTOP",
+        "YXSHOWFORBID",
+        "SWAP2BOARD",
+        "rule",
+        "timeout_turn",
+        "0",
+        "1",
+        "2",
+        "3",
+        "4",
+        "7",
+        "9",
+        "15",
+        "32",
+        "-1",
+        "99999",
+        "7,7",
+        "0,0",
+        "31,31",
+        "7,7,1",
+        "8,8,2",
+        "1,1,3",
+        ",",
+        ",,",
+        "x",
+        "\t",
+        "é",
+        "",
+    ];
+    let mut state = 0x1234_5678_9abc_def1u64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut text = Vec::new();
+    for _ in 0..3000 {
+        let len = next(4);
+        let line: Vec<&str> = (0..len).map(|_| words[next(words.len())]).collect();
+        let sep = [" ", "", ",", "  "][next(4)];
+        text.extend_from_slice(line.join(sep).as_bytes());
+        text.extend_from_slice([&b"\n"[..], b"\r\n", b"\r\r\n"][next(3)]);
+    }
+    text.extend_from_slice(b"\xff\xfe bad utf-8 \xc3\n");
+    text.extend(std::iter::repeat_n(b'7', 100_000));
+    text.extend_from_slice(b"\n");
+    let mut b = Brain::start();
+    // ABOUT is not among the words: its answer marks the end of the replies to the noise.
+    b.send_bytes(&text);
+    // Still alive and in a sane state: a fresh game works.
+    b.send("DONE");
+    b.send("START 15");
+    b.send("INFO rule 0");
+    b.send("ABOUT");
+    let mut seen = 0;
+    loop {
+        let line = b.line();
+        assert!(is_protocol_line(&line), "not a protocol line: {line:?}");
+        seen += 1;
+        if line.starts_with("name=") {
+            break;
+        }
+    }
+    assert!(seen > 100, "only {seen} replies to 3000 lines");
+    assert_eq!(b.ask_move("BEGIN"), (7, 7));
 }
