@@ -13,9 +13,10 @@
 //! - Our reply move is legal ([`Engine::choose`]) and is played on our board before it is sent.
 //! - After `END` is read nothing more is written (commands queued before it may go
 //!   unanswered) and the process ends within 100 ms (the reader's watchdog exits the process
-//!   if the main thread is stuck). At end of input the commands
-//!   already received are still answered, with every search stopped at once, and the loop
-//!   ends (the watchdog allows 100 ms, so a long backlog is answered only as far as it gets).
+//!   if the main thread is stuck).
+//! - At end of input the commands already received are still answered, with every search
+//!   stopped at once, and the loop ends; the watchdog allows 100 ms here too, so a long
+//!   backlog is answered only as far as it gets.
 //! - Nothing is written before the first command.
 //! - Stop-flag handshake: the reader forwards a line *before* it sets the stop flag; the main
 //!   thread clears the flag *before* it drains the channel at the start of a search, so an
