@@ -8,5 +8,6 @@
 
 pub mod engine;
 pub mod notation;
+pub mod protocol;
 pub mod rules;
 pub mod types;
