@@ -65,7 +65,7 @@ fn ci() -> bool {
 
 /// Writes to the real stderr: libtest captures `eprintln!`, but a skip must be visible.
 fn notice(text: &str) {
-    let _ = writeln!(std::io::stderr(), "{text}");
+    let _ = writeln!(std::io::stderr(), "\n{text}");
 }
 
 fn find_in_path(name: &str) -> Option<PathBuf> {
