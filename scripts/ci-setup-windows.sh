@@ -10,7 +10,8 @@
 #   3. The TEST-ONLY stub bcryptprimitives.dll (scripts/wine-stub/), built with
 #      mingw into target/wine-stub/ and copied into the private Wine prefix
 #      target/wine-prefix (Debian's Wine 8 lacks ProcessPrng, which Rust's std
-#      needs).  The stub is never shipped: package-gomocup.sh rejects it.
+#      needs), then checked there by scripts/wine-stub/selftest.c.  The stub is
+#      never shipped: package-gomocup.sh rejects it.
 # Needs root for apt-get (CI and the dev machines run as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,4 +63,16 @@ if [[ ! -d $SYS32 ]]; then
     exit 1
 fi
 cp -f "$STUB" "$SYS32/bcryptprimitives.dll"
+
+# Check the stub where it will be used: load it by name under Wine and call ProcessPrng.
+# The self-test lives in its own folder: LoadLibrary looks in the exe's folder first.
+SELFTEST=$STUB_DIR/selftest/selftest.exe
+mkdir -p "$STUB_DIR/selftest"
+if [[ ! -f $SELFTEST || scripts/wine-stub/selftest.c -nt $SELFTEST ]]; then
+    x86_64-w64-mingw32-gcc -O2 -s -o "$SELFTEST" scripts/wine-stub/selftest.c
+fi
+if ! wine "$SELFTEST" </dev/null >/dev/null; then
+    echo "ci-setup-windows: the bcryptprimitives.dll stub does not work in $WINEPREFIX" >&2
+    exit 1
+fi
 echo "ci-setup-windows: ready (wine $(wine --version 2>/dev/null), prefix $WINEPREFIX)" >&2
