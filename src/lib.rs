@@ -9,4 +9,6 @@
 pub mod engine;
 pub mod notation;
 pub mod rules;
+pub mod solve;
+pub mod threat;
 pub mod types;
