@@ -246,3 +246,94 @@ fn caro_four_with_two_defences_needs_both_refuted() {
         &[parse_pos("h8").unwrap(), parse_pos("i8").unwrap()]
     );
 }
+
+/// Replays a VCT principal variation: every move legal, every attacker move a forced block,
+/// a four or a move that leaves a four the defender cannot stop (a three), every defender move
+/// stops the attacker's fives when there are any, and the line ends with the attacker's five.
+fn check_vct_line(b: &Board, rule: Rule, attacker: Color, line: &[Pos]) -> Result<(), String> {
+    let defender = attacker.opponent();
+    let mut b = b.clone();
+    for (i, &m) in line.iter().enumerate() {
+        let last = i + 1 == line.len();
+        if i % 2 == 0 {
+            if !rules::is_legal(&b, m, attacker, rule) {
+                return Err(format!("attacker move {i} illegal"));
+            }
+            if rules::is_five(&b, m, attacker, rule) {
+                return if last {
+                    Ok(())
+                } else {
+                    Err("moves after the five".into())
+                };
+            }
+            let threats = rules::winning_points(&b, defender, rule);
+            if threats.iter().any(|&t| t != m) {
+                return Err(format!("attacker move {i} ignores a five"));
+            }
+            b.place(m, attacker);
+            let four = !rules::winning_points(&b, attacker, rule).is_empty();
+            let three = b.empty_points().collect::<Vec<_>>().into_iter().any(|w| {
+                if !rules::is_legal(&b, w, attacker, rule) {
+                    return false;
+                }
+                b.place(w, attacker);
+                let fives = rules::winning_points(&b, attacker, rule);
+                b.undo().unwrap();
+                fives.len() >= 2
+            });
+            if !(four || three || !threats.is_empty()) {
+                return Err(format!("attacker move {i} is no threat"));
+            }
+        } else {
+            if !rules::winning_points(&b, defender, rule).is_empty() {
+                return Err(format!("defender has a five before move {i}"));
+            }
+            let fives = rules::winning_points(&b, attacker, rule);
+            if m.is_none() {
+                b.set_side_to_move(attacker);
+                continue;
+            }
+            if !rules::is_legal(&b, m, defender, rule) {
+                return Err(format!("defender move {i} illegal"));
+            }
+            b.place(m, defender);
+            if !fives.is_empty() && !rules::winning_points(&b, attacker, rule).is_empty() {
+                // A defender that cannot stop every five: the next move must be the five.
+                if i + 2 != line.len() {
+                    return Err(format!("defender move {i} leaves a five unplayed"));
+                }
+            }
+        }
+    }
+    Err("line does not end with a five".into())
+}
+
+#[test]
+fn vct_puzzles_are_won_with_replayable_lines() {
+    let limits = VcfLimits {
+        max_nodes: 20_000,
+        max_fours: 12,
+    };
+    let (mut won, mut unknown) = (0, Vec::new());
+    for p in puzzles().iter().filter(|p| p.vct) {
+        let (b, rule, attacker) = setup(p);
+        let r = lianzhu::threat::vct::solve(&b, rule, attacker, limits);
+        match &r.outcome {
+            VcfOutcome::Win(line) => {
+                check_vct_line(&b, rule, attacker, line)
+                    .unwrap_or_else(|e| panic!("{}: {e}", p.id));
+                eprintln!(
+                    "{}: {} ({} nodes)",
+                    p.id,
+                    lianzhu::threat::format_line(line),
+                    r.nodes
+                );
+                won += 1;
+            }
+            VcfOutcome::NoWin => panic!("{}: VCT puzzle answered no-win", p.id),
+            VcfOutcome::Unknown => unknown.push(p.id.clone()),
+        }
+    }
+    eprintln!("vct: {won} won, unknown: {unknown:?}");
+    assert!(won >= 5, "only {won} VCT puzzles won; unknown {unknown:?}");
+}
