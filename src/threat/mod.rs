@@ -36,8 +36,6 @@ pub struct ThreatBoard {
     rule: Rule,
     /// `count[dir * CELLS + start]` = stones of (black, white) in that window.
     count: Vec<[u8; 2]>,
-    /// Every window lying wholly on the board, as (direction index, start index).
-    windows: Vec<(u8, u16)>,
     /// Marks for de-duplicating candidate points: `mark[p] == stamp` means seen.
     mark: Vec<u32>,
     stamp: u32,
@@ -52,20 +50,11 @@ impl ThreatBoard {
             board: b,
             rule,
             count: vec![[0, 0]; 4 * CELLS],
-            windows: Vec::new(),
             mark: vec![0; CELLS],
             stamp: 0,
         };
-        let points: Vec<Pos> = tb.board.points().collect();
-        for p in points {
-            for (d, &dir) in DIRECTIONS.iter().enumerate() {
-                if (0..5).all(|k| tb.board.cell(p.offset(dir, k)) != Cell::Wall) {
-                    tb.windows.push((d as u8, p.index() as u16));
-                }
-            }
-            if let Cell::Stone(c) = tb.board.cell(p) {
-                tb.add(p, c, 1);
-            }
+        for &(p, c) in board.history() {
+            tb.add(p, c, 1);
         }
         tb
     }
@@ -175,8 +164,7 @@ impl ThreatBoard {
     pub fn five_points(&self, color: Color) -> Points {
         let mut out = Points::new();
         let (me, opp) = (color.index(), color.opponent().index());
-        for &(d, s) in &self.windows {
-            let (d, s) = (d as usize, s as usize);
+        for (d, s) in self.live_windows(color) {
             let w = self.window(d, s);
             if w[me] == 4 && w[opp] == 0 {
                 let start = Pos::from_index(s);
@@ -199,9 +187,8 @@ impl ThreatBoard {
     pub fn window_points(&mut self, color: Color, stones: u8, out: &mut Vec<Pos>) {
         let stamp = self.next_stamp();
         let (me, opp) = (color.index(), color.opponent().index());
-        for i in 0..self.windows.len() {
-            let (d, s) = self.windows[i];
-            let (d, s) = (d as usize, s as usize);
+        let live: Vec<(usize, usize)> = self.live_windows(color).collect();
+        for (d, s) in live {
             let w = self.count[d * CELLS + s];
             if w[me] == stones && w[opp] == 0 {
                 let start = Pos::from_index(s);
@@ -214,6 +201,17 @@ impl ThreatBoard {
                 }
             }
         }
+    }
+
+    /// Every on-board window (direction index, start index) holding a stone of `color`.
+    fn live_windows(&self, color: Color) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let c = color.index();
+        self.board.points().flat_map(move |p| {
+            (0..4).filter_map(move |d| {
+                let s = p.index();
+                (self.count[d * CELLS + s][c] > 0 && self.window_valid(d, p)).then_some((d, s))
+            })
+        })
     }
 
     /// How many windows through the empty point `p` hold `stones` stones of `color` and none

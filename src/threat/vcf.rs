@@ -7,8 +7,9 @@
 //! points wins. Under renju, black's fours may not be forbidden points, and a black defender
 //! whose only block is forbidden loses (the line shows `--`, then white's five).
 //!
-//! Search: depth-first with iterative deepening on the number of attacker fours, so the line
-//! found is short; a transposition table (keyed by the board hash, attacker to move) remembers
+//! Search: depth-first with iterative deepening on the number of attacker fours (one at a time
+//! up to 12, then unbounded), so short lines come out shortest; fours are tried nearest the
+//! attacker's last four first, then by how many fours and threes they build; a transposition table (keyed by the board hash, attacker to move) remembers
 //! "no VCF within d fours", with `u32::MAX` meaning "none at any length". The table only ever
 //! prunes, so a hash collision can hide a win but never invent one; on top of that every line
 //! is replayed by [`super::verify_vcf_line`] before [`solve`] reports a win.
@@ -281,13 +282,14 @@ impl Solver {
     }
 }
 
-/// The next length limit of the iterative deepening: one more four at a time while short,
-/// then growing by half, so long VCFs are reached without hundreds of iterations.
+/// The next length limit of the iterative deepening: one more four at a time up to 12 fours
+/// (so short VCFs come out shortest), then no limit but `max_fours`: on the puzzle set a plain
+/// depth-first search finds 30-80-four VCFs in 5-20x fewer nodes than further deepening.
 fn next_depth(depth: u32) -> u32 {
     if depth < 12 {
         depth + 1
     } else {
-        depth + depth / 2
+        u32::MAX
     }
 }
 
