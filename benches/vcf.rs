@@ -2,7 +2,7 @@
 //!
 //! `cargo bench --bench vcf` prints, for the VCF records (vcf: yes / no), how many positions
 //! were answered correctly, the median and worst nodes and time per position, and the same
-//! for the VCT records with `--vct`-style search. Each position is solved `RUNS` times and the
+//! for the VCT records with `--vct`-style search, and the cost of a `has_vcf_quick` leaf probe. Each position is solved `RUNS` times and the
 //! fastest time is kept, so the figures measure the solver rather than machine noise.
 
 use lianzhu::notation::parse_pos;
@@ -125,6 +125,22 @@ fn main() {
             total,
         );
     }
+    // Leaf probe cost: has_vcf_quick with a small node budget, as a search would call it.
+    let probes: Vec<&Record> = all.iter().filter(|r| r.vcf.is_some()).collect();
+    let (mut calls, mut found) = (0u64, 0u64);
+    let start = Instant::now();
+    for _ in 0..20 {
+        for r in &probes {
+            calls += 1;
+            found += vcf::has_vcf_quick(&r.board, r.rule, r.attacker, 64) as u64;
+        }
+    }
+    let per_call = start.elapsed().as_secs_f64() * 1e6 / calls as f64;
+    println!(
+        "has_vcf_quick(64 nodes): {per_call:.1} us per call over {calls} calls ({} of {} positions found)",
+        found / 20,
+        probes.len()
+    );
     let vct_limits = VcfLimits {
         max_nodes: 20_000,
         max_fours: 12,

@@ -36,6 +36,9 @@ pub struct ThreatBoard {
     rule: Rule,
     /// `count[dir * CELLS + start]` = stones of (black, white) in that window.
     count: Vec<[u8; 2]>,
+    /// Per colour, a box (x0, y0, x1, y1) holding every stone of that colour placed so far
+    /// (it never shrinks on undo, so it is always a superset).
+    bbox: [Option<(usize, usize, usize, usize)>; 2],
     /// Marks for de-duplicating candidate points: `mark[p] == stamp` means seen.
     mark: Vec<u32>,
     stamp: u32,
@@ -50,6 +53,7 @@ impl ThreatBoard {
             board: b,
             rule,
             count: vec![[0, 0]; 4 * CELLS],
+            bbox: [None, None],
             mark: vec![0; CELLS],
             stamp: 0,
         };
@@ -72,6 +76,11 @@ impl ThreatBoard {
     }
 
     fn add(&mut self, p: Pos, c: Color, delta: i8) {
+        if delta > 0 {
+            let (x, y) = (p.x(), p.y());
+            let b = self.bbox[c.index()].get_or_insert((x, y, x, y));
+            *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
+        }
         for (d, &dir) in DIRECTIONS.iter().enumerate() {
             for k in 0..5 {
                 let s = p.offset(dir, -k).index();
@@ -187,8 +196,7 @@ impl ThreatBoard {
     pub fn window_points(&mut self, color: Color, stones: u8, out: &mut Vec<Pos>) {
         let stamp = self.next_stamp();
         let (me, opp) = (color.index(), color.opponent().index());
-        let live: Vec<(usize, usize)> = self.live_windows(color).collect();
-        for (d, s) in live {
+        for (d, s) in self.live_windows(color) {
             let w = self.count[d * CELLS + s];
             if w[me] == stones && w[opp] == 0 {
                 let start = Pos::from_index(s);
@@ -203,15 +211,27 @@ impl ThreatBoard {
         }
     }
 
-    /// Every on-board window (direction index, start index) holding a stone of `color`.
-    fn live_windows(&self, color: Color) -> impl Iterator<Item = (usize, usize)> + '_ {
+    /// Every on-board window (direction index, start index) holding a stone of `color`, found
+    /// by scanning window starts inside the colour's bounding box widened by 4.
+    fn live_windows(&self, color: Color) -> Vec<(usize, usize)> {
         let c = color.index();
-        self.board.points().flat_map(move |p| {
-            (0..4).filter_map(move |d| {
+        let mut out = Vec::new();
+        let Some((x0, y0, x1, y1)) = self.bbox[c] else {
+            return out;
+        };
+        let (w, h) = (self.board.width(), self.board.height());
+        for y in y0.saturating_sub(4)..=y1.min(h - 1) {
+            for x in x0.saturating_sub(4)..=(x1 + 4).min(w - 1) {
+                let p = Pos::new(x, y);
                 let s = p.index();
-                (self.count[d * CELLS + s][c] > 0 && self.window_valid(d, p)).then_some((d, s))
-            })
-        })
+                for d in 0..4 {
+                    if self.count[d * CELLS + s][c] > 0 && self.window_valid(d, p) {
+                        out.push((d, s));
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// How many windows through the empty point `p` hold `stones` stones of `color` and none

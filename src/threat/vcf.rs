@@ -111,6 +111,41 @@ pub fn has_vcf_quick(board: &Board, rule: Rule, attacker: Color, max_nodes: u64)
     )
 }
 
+/// For the side to move, whose opponent may have a VCF: `None` if the opponent has no VCF
+/// found within `limits`; otherwise `Some` of every legal move of the side to move after which
+/// the opponent's VCF is no longer found within `limits` (a five of our own included), in
+/// [`Pos`] order. An empty list means every move loses to a VCF. A move after which the
+/// search only reaches its limit counts as a defence, so the list never drops a real one; the
+/// search can safely restrict the root to it. Cost: one VCF search per empty point.
+pub fn defences(board: &Board, rule: Rule, limits: VcfLimits) -> Option<Vec<Pos>> {
+    let us = board.side_to_move();
+    let them = us.opponent();
+    if !matches!(
+        search(board, rule, them, limits).outcome,
+        VcfOutcome::Win(_)
+    ) {
+        return None;
+    }
+    let mut b = board.clone();
+    let empties: Vec<Pos> = board.empty_points().collect();
+    let mut out = Vec::new();
+    for m in empties {
+        if !crate::rules::is_legal(&b, m, us, rule) {
+            continue;
+        }
+        if crate::rules::is_five(&b, m, us, rule) {
+            out.push(m);
+            continue;
+        }
+        b.place(m, us);
+        if !matches!(search(&b, rule, them, limits).outcome, VcfOutcome::Win(_)) {
+            out.push(m);
+        }
+        b.undo().expect("the stone just placed");
+    }
+    Some(out)
+}
+
 /// The search without the final replay check.
 pub fn search(board: &Board, rule: Rule, attacker: Color, limits: VcfLimits) -> VcfResult {
     let mut s = Solver {
@@ -333,6 +368,31 @@ mod tests {
         let r = solve(&b, Rule::Freestyle, Color::Black, VcfLimits::default());
         assert_eq!(r.outcome, VcfOutcome::Win(vec![parse_pos("l8").unwrap()]));
         assert_eq!(r.mate_plies(), Some(1));
+    }
+
+    #[test]
+    fn defences_against_an_open_three_are_its_ends() {
+        // White to move; black's open three h8 i8 j8 wins by VCF unless white blocks.
+        let mut b = board("h8 i8 j8", "a1 c3");
+        b.set_side_to_move(Color::White);
+        let limits = VcfLimits::default();
+        let d = defences(&b, Rule::Freestyle, limits).expect("black has a VCF");
+        // Against fours only, just the two ends stop it (f8 still allows k8, an open four).
+        assert_eq!(d, vec![parse_pos("g8").unwrap(), parse_pos("k8").unwrap()]);
+        // Every listed move leaves black without a VCF.
+        for &m in &d {
+            let mut after = b.clone();
+            after.make(m);
+            assert!(!has_vcf_quick(
+                &after,
+                Rule::Freestyle,
+                Color::Black,
+                100_000
+            ));
+        }
+        // With nothing to fear there is no restriction.
+        let quiet = board("h8", "a1");
+        assert_eq!(defences(&quiet, Rule::Freestyle, limits), None);
     }
 
     #[test]
