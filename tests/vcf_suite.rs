@@ -337,3 +337,46 @@ fn vct_puzzles_are_won_with_replayable_lines() {
     eprintln!("vct: {won} won, unknown: {unknown:?}");
     assert!(won >= 5, "only {won} VCT puzzles won; unknown {unknown:?}");
 }
+
+#[test]
+fn vct_claims_on_random_positions_replay() {
+    // xorshift64*, fixed seed.
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut below = |n: usize| {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
+    };
+    let rules = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro];
+    let limits = VcfLimits {
+        max_nodes: 3_000,
+        max_fours: 6,
+    };
+    let (mut wins, mut vcf_wins) = (0, 0);
+    for i in 0..200 {
+        let rule = rules[i % rules.len()];
+        let mut b = Board::square(15).unwrap();
+        let stones = 8 + below(30);
+        let mut color = Color::Black;
+        while b.stone_count() < stones {
+            let p = Pos::new(4 + below(7), 4 + below(7));
+            if b.is_empty(p) && !rules::is_five(&b, p, color, rule) {
+                b.place(p, color);
+                color = color.opponent();
+            }
+        }
+        let attacker = b.side_to_move();
+        let r = lianzhu::threat::vct::solve(&b, rule, attacker, limits);
+        if let VcfOutcome::Win(line) = &r.outcome {
+            check_vct_line(&b, rule, attacker, line)
+                .unwrap_or_else(|e| panic!("case {i} ({rule}): {e}\n{b:?}"));
+            wins += 1;
+            let vcf = vcf::solve(&b, rule, attacker, VcfLimits::default());
+            vcf_wins += matches!(vcf.outcome, VcfOutcome::Win(_)) as usize;
+        }
+    }
+    eprintln!("random VCT: {wins} wins, {vcf_wins} of them also VCF");
+    assert!(wins >= 20, "only {wins} VCT wins");
+    assert!(wins > vcf_wins, "some VCT wins need threes");
+}

@@ -12,6 +12,10 @@
 //!   both sets loses at once to a winning four, so the list is complete and a claimed VCT is a
 //!   proof. A defender with a five point wins; a defender facing no threat wins.
 //!
+//! Every attacker node first tries a VCF (a win found there is a win); every defender node
+//! facing a three first tries a VCF for the defender (one found refutes the three). Both are
+//! small [`super::vcf`] searches whose nodes count against the limit.
+//!
 //! Depth is counted in attacker moves (forced blocks included), with iterative deepening and a
 //! transposition table of "no VCT within d moves" like [`super::vcf`]. The reported line is
 //! one principal variation (the first defence at every AND node), ending with the five.
@@ -62,6 +66,9 @@ enum Res {
 
 const EXACT: u32 = u32::MAX;
 
+/// Node budget of the VCF probes made at every node (both sides).
+const VCF_PROBE_NODES: u64 = 1_000;
+
 struct Solver {
     tb: ThreatBoard,
     attacker: Color,
@@ -89,6 +96,10 @@ impl Solver {
             if d >= depth {
                 return Ok(Res::Fail(d == EXACT));
             }
+        }
+        if let VcfOutcome::Win(mut line) = self.vcf(attacker).outcome {
+            line.reverse();
+            return Ok(Res::Win(line));
         }
         let cands = match threats.first() {
             Some(&t) => vec![t],
@@ -141,6 +152,10 @@ impl Solver {
             if wins.is_empty() {
                 return Ok(Res::Fail(true));
             }
+            // A defender with a VCF of its own never has to answer the three.
+            if matches!(self.vcf(defender).outcome, VcfOutcome::Win(_)) {
+                return Ok(Res::Fail(true));
+            }
             let mut r = self.counter_fours();
             for m in self.three_defences(&wins) {
                 if !r.contains(&m) {
@@ -177,6 +192,17 @@ impl Solver {
             }
         }
         Ok(Res::Win(main.expect("at least one reply")))
+    }
+
+    /// A small VCF search for `side` (to move) from the current position; its nodes count.
+    fn vcf(&mut self, side: Color) -> VcfResult {
+        let limits = VcfLimits {
+            max_nodes: VCF_PROBE_NODES,
+            max_fours: 60,
+        };
+        let r = super::vcf::search(self.tb.board(), self.tb.rule(), side, limits);
+        self.nodes += r.nodes;
+        r
     }
 
     /// Attacker moves worth trying: fours first, then moves near two stones (possible threes).
