@@ -15,6 +15,18 @@
 //! - No result depends on hash-map iteration order: candidate lists are sorted with
 //!   [`Pos`] order as the final tie-break.
 //!
+//! The API for the search (all pure functions of the position; no global state):
+//! - [`vcf::solve`]`(board, rule, attacker, VcfLimits) -> VcfResult { outcome, nodes }` with
+//!   `outcome` = `Win(line)` (replayed and checked), `NoWin` (proven: no VCF at any length)
+//!   or `Unknown` (node or length limit). [`vcf::VcfResult::mate_plies`] is the line length
+//!   (the five included) for a mate score; [`vcf::VcfResult::first_move`] the move to play.
+//! - [`vcf::has_vcf_quick`]`(board, rule, attacker, max_nodes) -> bool` for leaf probes.
+//! - [`vcf::defences`]`(board, rule, limits) -> Option<Vec<Pos>>`: at the root, when the
+//!   opponent has a VCF, the moves after which it is gone (a superset: limit hits count).
+//! - [`vct::solve`], same shape as [`vcf::solve`], for continuous threats (fours and threes).
+//!
+//! The attacker need not be `board.side_to_move()`: the prover treats `attacker` as to move.
+//!
 //! A winning line is a `Vec<Pos>` of alternating attacker and defender moves that ends with
 //! the attacker's five. [`Pos::NONE`] stands for a defender move that cannot stop the five
 //! (renju: black's only block is a forbidden point); it is written `--` in text.

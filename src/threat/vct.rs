@@ -16,6 +16,11 @@
 //! facing a three first tries a VCF for the defender (one found refutes the three). Both are
 //! small [`super::vcf`] searches whose nodes count against the limit.
 //!
+//! Not in the model: quiet attacker moves whose threat is a VCF rather than a winning four
+//! ("fukumi" moves). A position won only through one gets `NoWin` or `Unknown`, never a
+//! false win. (Tried: adding them with the full set of VCF defences made the other VCT
+//! puzzles 2-5x more expensive and still did not solve the 7-move fukumi puzzle in 200k nodes.)
+//!
 //! Depth is counted in attacker moves (forced blocks included), with iterative deepening and a
 //! transposition table of "no VCT within d moves" like [`super::vcf`]. The reported line is
 //! one principal variation (the first defence at every AND node), ending with the five.
