@@ -184,18 +184,13 @@ impl ThreatBoard {
     /// Every point where `color` completes a winning line, in [`Pos`] order.
     pub fn five_points(&self, color: Color) -> Points {
         let mut out = Points::new();
-        let (me, opp) = (color.index(), color.opponent().index());
-        for (d, s) in self.live_windows(color) {
-            let w = self.window(d, s);
-            if w[me] == 4 && w[opp] == 0 {
-                let start = Pos::from_index(s);
-                let e = (0..5)
-                    .map(|i| start.offset(DIRECTIONS[d], i))
-                    .find(|&q| self.board.is_empty(q))
-                    .expect("a window with four stones has one empty point");
-                if !out.contains(&e) && self.is_five(e, color) {
-                    out.push(e);
-                }
+        for (d, start) in self.matching_windows(color, 4) {
+            let e = (0..5)
+                .map(|i| start.offset(DIRECTIONS[d], i))
+                .find(|&q| self.board.is_empty(q))
+                .expect("a window with four stones has one empty point");
+            if !out.contains(&e) && self.is_five(e, color) {
+                out.push(e);
             }
         }
         out.sort_unstable();
@@ -207,38 +202,35 @@ impl ThreatBoard {
     /// duplicates; the caller checks each one.
     pub fn window_points(&mut self, color: Color, stones: u8, out: &mut Vec<Pos>) {
         let stamp = self.next_stamp();
-        let (me, opp) = (color.index(), color.opponent().index());
-        for (d, s) in self.live_windows(color) {
-            let w = self.count[d * CELLS + s];
-            if w[me] == stones && w[opp] == 0 {
-                let start = Pos::from_index(s);
-                for k in 0..5 {
-                    let q = start.offset(DIRECTIONS[d], k);
-                    if self.board.is_empty(q) && self.mark[q.index()] != stamp {
-                        self.mark[q.index()] = stamp;
-                        out.push(q);
-                    }
+        for (d, start) in self.matching_windows(color, stones) {
+            for k in 0..5 {
+                let q = start.offset(DIRECTIONS[d], k);
+                if self.board.is_empty(q) && self.mark[q.index()] != stamp {
+                    self.mark[q.index()] = stamp;
+                    out.push(q);
                 }
             }
         }
     }
 
-    /// Every on-board window (direction index, start index) holding a stone of `color`, found
-    /// by scanning window starts inside the colour's bounding box widened by 4.
-    fn live_windows(&self, color: Color) -> Vec<(usize, usize)> {
-        let c = color.index();
-        let mut out = Vec::new();
-        let Some((x0, y0, x1, y1)) = self.bbox[c] else {
+    /// Every on-board window (direction index, start) holding exactly `stones` stones of
+    /// `color` and none of the opponent, found by scanning window starts inside the colour's
+    /// bounding box widened by 4.
+    fn matching_windows(&self, color: Color, stones: u8) -> SmallVec<[(usize, Pos); 16]> {
+        let (me, opp) = (color.index(), color.opponent().index());
+        let mut out = SmallVec::new();
+        let Some((x0, y0, x1, y1)) = self.bbox[me] else {
             return out;
         };
         let (w, h) = (self.board.width(), self.board.height());
         for y in y0.saturating_sub(4)..=y1.min(h - 1) {
+            let row = Pos::new(0, y).index();
             for x in x0.saturating_sub(4)..=(x1 + 4).min(w - 1) {
-                let p = Pos::new(x, y);
-                let s = p.index();
+                let s = row + x;
                 for d in 0..4 {
-                    if self.count[d * CELLS + s][c] > 0 && self.window_valid(d, p) {
-                        out.push((d, s));
+                    let c = self.count[d * CELLS + s];
+                    if c[me] == stones && c[opp] == 0 && self.window_valid(d, Pos::from_index(s)) {
+                        out.push((d, Pos::from_index(s)));
                     }
                 }
             }
