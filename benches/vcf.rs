@@ -141,6 +141,40 @@ fn main() {
         found / 20,
         probes.len()
     );
+    // The same probe on random middle-game positions (20-50 stones, seeded xorshift).
+    let mut state: u64 = 88_172_645_463_325_252;
+    let mut below = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut boards = Vec::new();
+    for _ in 0..2000 {
+        let mut b = Board::square(15).unwrap();
+        let mut color = Color::Black;
+        let n = 20 + below(30);
+        while b.stone_count() < n {
+            let p = lianzhu::types::Pos::new(3 + below(9), 3 + below(9));
+            if b.is_empty(p) && !lianzhu::rules::is_five(&b, p, color, Rule::Freestyle) {
+                b.place(p, color);
+                color = color.opponent();
+            }
+        }
+        boards.push(b);
+    }
+    for budget in [1u64, 64] {
+        let start = Instant::now();
+        let mut found = 0;
+        for b in &boards {
+            found += vcf::has_vcf_quick(b, Rule::Freestyle, b.side_to_move(), budget) as usize;
+        }
+        println!(
+            "has_vcf_quick({budget} nodes), random positions: {:.1} us per call ({found} of {} found)",
+            start.elapsed().as_secs_f64() * 1e6 / boards.len() as f64,
+            boards.len()
+        );
+    }
     let vct_limits = VcfLimits {
         max_nodes: 20_000,
         max_fours: 12,
