@@ -8,7 +8,7 @@
 //! (`none` = proven that no VCF exists; `unknown` = a limit stopped the search), where
 //! `<line>` is the winning line in `h8i9` notation with `--` for a defender that cannot block;
 //! with `--json`, `{"result":"win","line":["g6","h7"],"nodes":1234,"ms":5}`. A line that
-//! cannot be read gives `error <why>` (json: `{"error":"..."}`) and the next line is read.
+//! cannot be read, or a position that already holds a five, gives `error <why>` (json: `{"error":"..."}`) and the next line is read.
 //!
 //! This module reads and writes only the streams it is given; `main` wires it to stdin and
 //! stdout.
@@ -97,6 +97,17 @@ fn setup(args: &SolveArgs, text: &str) -> Result<Board, String> {
         board.place(p, color);
     }
     board.set_side_to_move(position.to_move);
+    let rule = args.rule;
+    if let Some(&(p, _)) = board
+        .history()
+        .iter()
+        .find(|&&(p, c)| crate::rules::is_five(&board, p, c, rule))
+    {
+        return Err(format!(
+            "the game is already over (a five through {})",
+            notation::format_pos(p)
+        ));
+    }
     Ok(board)
 }
 

@@ -85,13 +85,15 @@ fn json_output() {
 
 #[test]
 fn malformed_lines_get_an_error_and_reading_goes_on() {
-    let input = "h8h8\nzz9\nB h8 | W i9\nh16\n\n# comment\nh8i9\n";
-    let out = solve(&SolveArgs::new(Rule::Renju), input);
-    assert_eq!(out.len(), 5, "{out:?}");
-    for l in &out[..4] {
+    let five = "B h8 i8 j8 k8 l8 | W a1 | white";
+    let input = format!("h8h8\nzz9\nB h8 | W i9\nh16\n{five}\n\n# comment\nh8i9\n");
+    let out = solve(&SolveArgs::new(Rule::Renju), &input);
+    assert_eq!(out.len(), 6, "{out:?}");
+    for l in &out[..5] {
         assert!(l.starts_with("error "), "{l}");
     }
-    assert!(out[4].starts_with("none "), "{out:?}");
+    assert!(out[4].contains("already over"), "{out:?}");
+    assert!(out[5].starts_with("none "), "{out:?}");
     let json = SolveArgs {
         json: true,
         ..SolveArgs::new(Rule::Renju)

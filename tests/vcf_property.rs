@@ -42,6 +42,28 @@ fn random_board(rng: &mut Rng, rule: Rule, size: usize, stones: usize, span: usi
     b
 }
 
+/// A 32x32 or 20x11 board with the stones packed into a corner, to exercise the edges.
+fn corner_board(rng: &mut Rng, rule: Rule, stones: usize) -> Board {
+    let (w, h) = if rng.below(2) == 0 {
+        (32, 32)
+    } else {
+        (20, 11)
+    };
+    let mut b = Board::new(w, h).unwrap();
+    let mut color = Color::Black;
+    let mut tries = 0;
+    while b.stone_count() < stones && tries < 10_000 {
+        tries += 1;
+        let p = Pos::new(w - 1 - rng.below(9), h - 1 - rng.below(9));
+        if !b.is_empty(p) || rules::is_five(&b, p, color, rule) {
+            continue;
+        }
+        b.place(p, color);
+        color = color.opponent();
+    }
+    b
+}
+
 #[test]
 fn every_claimed_win_replays() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -62,6 +84,14 @@ fn every_claimed_win_replays() {
         let stones = 12 + rng.below(50);
         let span = 7 + rng.below(8);
         let b = random_board(&mut rng, rule, 15, stones, span);
+        let b = if i % 7 == 6 {
+            // Now and then a big or non-square board, with the stones against an edge.
+            let big = corner_board(&mut rng, rule, stones);
+            assert!(big.stone_count() > 0);
+            big
+        } else {
+            b
+        };
         let attacker = if rng.below(2) == 0 {
             Color::Black
         } else {
