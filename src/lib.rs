@@ -10,4 +10,6 @@ pub mod engine;
 pub mod notation;
 pub mod protocol;
 pub mod rules;
+pub mod solve;
+pub mod threat;
 pub mod types;
