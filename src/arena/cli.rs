@@ -138,8 +138,13 @@ pub fn config_from_args(args: &Args) -> Result<MatchConfig, String> {
     })
 }
 
-/// Names engines: the given `--name`s first, else the command's file name; duplicates get
-/// `#1`, `#2`, ... in order.
+/// Words skipped when a name is taken from a command (`sh ./engine.sh` is `engine.sh`).
+const LAUNCHERS: [&str; 9] = [
+    "sh", "bash", "exec", "env", "nice", "python", "python3", "wine", "timeout",
+];
+
+/// Names engines: the given `--name`s first, else the command's file name (skipping
+/// launchers such as `sh` and `VAR=value` words); duplicates get `#1`, `#2`, ... in order.
 pub fn engine_specs(commands: &[String], names: &[String]) -> Vec<EngineSpec> {
     let base: Vec<String> = commands
         .iter()
@@ -147,7 +152,10 @@ pub fn engine_specs(commands: &[String], names: &[String]) -> Vec<EngineSpec> {
         .map(|(i, c)| match names.get(i) {
             Some(n) => n.clone(),
             None => {
-                let word = c.split_whitespace().next().unwrap_or("engine");
+                let word = c
+                    .split_whitespace()
+                    .find(|w| !w.contains('=') && !LAUNCHERS.contains(w))
+                    .unwrap_or("engine");
                 word.rsplit(['/', '\\']).next().unwrap_or(word).to_string()
             }
         })
@@ -206,7 +214,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Summary, String> {
 
 fn fmt_elo(x: f64) -> String {
     if x.is_finite() {
-        format!("{x:+.1}")
+        // `+ 0.0` turns -0.0 into 0.0.
+        format!("{:+.1}", x + 0.0)
     } else if x > 0.0 {
         "+inf".into()
     } else {
@@ -298,11 +307,11 @@ mod tests {
         let cmds = vec![
             "./target/release/pbrain-lianzhu".to_string(),
             "./target/release/pbrain-lianzhu --x".to_string(),
-            "other".to_string(),
+            "FOO=1 exec sh ./engines/other.sh 3".to_string(),
         ];
         let specs = engine_specs(&cmds, &[]);
         let names: Vec<_> = specs.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, ["pbrain-lianzhu#1", "pbrain-lianzhu#2", "other"]);
+        assert_eq!(names, ["pbrain-lianzhu#1", "pbrain-lianzhu#2", "other.sh"]);
         let specs = engine_specs(&cmds[..2], &["new".to_string()]);
         assert_eq!(specs[0].name, "new");
         assert_eq!(specs[1].name, "pbrain-lianzhu");

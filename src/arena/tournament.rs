@@ -4,8 +4,9 @@
 //! more than two) `games` times. Game `g` against an opponent uses opening `(g / 2) % count`,
 //! and engine 0 has black in even games, so every opening is played twice with colours
 //! swapped (a game pair). `concurrency` worker threads each own their engine processes and
-//! take the next game from a shared counter; results come back over a channel to the calling
-//! thread, which alone writes progress lines, game records and statistics.
+//! take games from a job channel that the calling thread feeds one game per finished game;
+//! results come back over a channel to the calling thread, which alone writes progress
+//! lines, game records and statistics.
 //!
 //! Invariants: an engine that forfeited (crash, late, illegal, garbage, failed start) is killed
 //! and started afresh before its next game, so stale output never reaches another game; with
@@ -20,8 +21,7 @@ use crate::notation::format_moves;
 use crate::types::Color;
 use std::collections::HashMap;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::thread;
 
 /// An engine taking part.
@@ -219,31 +219,50 @@ pub fn run(
         counts: vec![EngineCounts::default(); n],
         ..Summary::default()
     };
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
     let mut half_pairs: HashMap<(usize, usize), u8> = HashMap::new();
-    let (tx, rx) = mpsc::channel::<(GameJob, GameResult)>();
+    let (result_tx, result_rx) = mpsc::channel::<(GameJob, GameResult)>();
+    let (job_tx, job_rx) = mpsc::channel::<GameJob>();
+    let job_rx = Mutex::new(job_rx);
     thread::scope(|scope| -> io::Result<()> {
+        // Moved in, so an early return closes the job channel and the workers end.
+        let job_tx = job_tx;
         for w in 0..config.concurrency.max(1) {
-            let tx = tx.clone();
-            let (jobs, next, stop) = (&jobs, &next, &stop);
-            scope.spawn(move || worker(w, config, jobs, next, stop, tx));
+            let tx = result_tx.clone();
+            let job_rx = &job_rx;
+            scope.spawn(move || worker(w, config, job_rx, tx));
         }
-        drop(tx);
-        for (job, result) in rx {
+        drop(result_tx);
+        // The calling thread hands out the games one at a time, so a stop decision takes
+        // effect before the next game starts, whatever the concurrency.
+        let mut queue = jobs.iter();
+        let mut running = 0usize;
+        for job in queue.by_ref().take(config.concurrency.max(1)) {
+            let _ = job_tx.send(*job);
+            running += 1;
+        }
+        let mut stopped = false;
+        while running > 0 {
+            let Ok((job, result)) = result_rx.recv() else {
+                break;
+            };
+            running -= 1;
             summary.games += 1;
             let points = account(&mut summary, &job, &result);
             if let Some(first) = half_pairs.remove(&(job.opponent, job.pair)) {
                 summary.standings[job.opponent].pairs.add(first, points);
                 if let Some(sprt) = &config.sprt {
                     let report = sprt.report(&summary.standings[job.opponent].pairs);
-                    if report.decision != SprtDecision::Continue {
-                        stop.store(true, Ordering::SeqCst);
-                    }
+                    stopped |= report.decision != SprtDecision::Continue;
                     summary.sprt = Some(report);
                 }
             } else {
                 half_pairs.insert((job.opponent, job.pair), points);
+            }
+            if !stopped {
+                if let Some(next) = queue.next() {
+                    let _ = job_tx.send(*next);
+                    running += 1;
+                }
             }
             write_progress(progress, config, &summary, &job, &result, jobs.len())?;
             if let Some(out) = records.as_deref_mut() {
@@ -351,14 +370,13 @@ fn write_progress(
 fn worker(
     id: usize,
     config: &MatchConfig,
-    jobs: &[GameJob],
-    next: &AtomicUsize,
-    stop: &AtomicBool,
+    jobs: &Mutex<mpsc::Receiver<GameJob>>,
     results: mpsc::Sender<(GameJob, GameResult)>,
 ) {
     let mut slots: Vec<Option<EngineProc>> = (0..config.engines.len()).map(|_| None).collect();
-    while !stop.load(Ordering::SeqCst) {
-        let Some(&job) = jobs.get(next.fetch_add(1, Ordering::SeqCst)) else {
+    loop {
+        let next = jobs.lock().unwrap_or_else(|e| e.into_inner()).recv();
+        let Ok(job) = next else {
             break;
         };
         let colours = job.colours();
