@@ -25,6 +25,8 @@ fn shared_suites_are_playable() {
         ("standard15.txt", Rule::Standard),
         ("renju15.txt", Rule::Renju),
         ("renju26.txt", Rule::Renju),
+        ("freestyle15.txt", Rule::Caro),
+        ("freestyle15.txt", Rule::CaroExact),
     ] {
         let text = data(file);
         let list = parse_openings(&text, 15, rule).unwrap_or_else(|e| panic!("{file}: {e}"));
