@@ -5,7 +5,8 @@
 //! - [`openings`]: opening suites in the `h8i9h10` notation;
 //! - [`stats`]: W/L/D, Elo with a 95% interval, pentanomial SPRT;
 //! - [`tournament`]: game pairs over the openings, worker threads, game records;
-//! - [`cli`]: the command line and the final report.
+//! - [`cli`]: the command line and the final report;
+//! - [`sparring`]: a built-in fast brain (`lianzhu-match --sparring`) for end-to-end checks.
 //!
 //! This layer sits beside the protocol, above `rules` and `notation`; nothing in the engine
 //! depends on it. It never prints: output goes to writers handed in by the binary.
@@ -14,5 +15,6 @@ pub mod cli;
 pub mod engine_proc;
 pub mod openings;
 pub mod referee;
+pub mod sparring;
 pub mod stats;
 pub mod tournament;
