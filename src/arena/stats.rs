@@ -7,11 +7,13 @@
 //!   `s ± 1.959964 · se` to Elo.
 //! - The SPRT works on game pairs (the same opening with colours swapped), scored 0, 1/4, 1/2,
 //!   3/4 or 1 per pair (the pentanomial counts LL, LD, DD+WL, WD, WW). With `s0`/`s1` the
-//!   expected scores of logistic `elo0`/`elo1`, the log-likelihood ratio is the
-//!   generalised-SPRT approximation used by fishtest:
+//!   expected scores of logistic `elo0`/`elo1`, the log-likelihood ratio is the quadratic
+//!   generalised-SPRT approximation (fishtest's `LLR_alt2` times the number of pairs; fishtest's
+//!   own `LLR_logistic` solves the exact maximum-likelihood problem, which agrees closely while
+//!   the score lies near `s0`..`s1`):
 //!   `LLR = n · (s1 - s0) (2 μ - s0 - s1) / (2 σ²)` with `μ`, `σ²` the mean and variance of the
 //!   pair scores over `n` pairs; each empty pentanomial cell counts as 0.001 pairs (fishtest's
-//!   regularisation) so one-sided results give finite figures. Bounds: `ln(β / (1-α))` and
+//!   `regularize`) so one-sided results give finite figures. Bounds: `ln(β / (1-α))` and
 //!   `ln((1-β) / α)`.
 
 /// Quantile of the standard normal distribution for a two-sided 95% interval.
