@@ -340,7 +340,8 @@ fn write_progress(
     let t = summary.standings[job.opponent].wld;
     writeln!(
         out,
-        "Game {}/{}: {} (black) - {} (white): {} {}, {} stones, opening line {} | {} vs {}: {}-{}-{}",
+        "Game {}/{}: {} (black) - {} (white): {} {}, {} stones, opening line {}, \
+         time {}+{} ms | {} vs {}: {}-{}-{}",
         job.number + 1,
         total,
         config.engines[b].name,
@@ -349,6 +350,8 @@ fn write_progress(
         r.reason.describe(),
         r.moves.len(),
         config.openings[job.opening].line,
+        r.time_ms[0],
+        r.time_ms[1],
         config.engines[0].name,
         config.engines[job.opponent].name,
         t.wins,
@@ -380,7 +383,7 @@ fn worker(
             break;
         };
         let colours = job.colours();
-        let result = match ensure_running(&mut slots, config, id, colours) {
+        let result = match ensure_running(&mut slots, config, id, &job) {
             Ok(()) => {
                 let (low, high) = slots.split_at_mut(job.opponent);
                 let first = low[0].as_mut().expect("engine 0 running");
@@ -421,8 +424,10 @@ fn ensure_running(
     slots: &mut [Option<EngineProc>],
     config: &MatchConfig,
     worker: usize,
-    colours: [usize; 2],
+    job: &GameJob,
 ) -> Result<(), Box<GameResult>> {
+    let colours = job.colours();
+    let opening = &config.openings[job.opening].moves;
     for (ci, &i) in colours.iter().enumerate() {
         if slots[i].as_mut().is_some_and(|e| !e.is_alive()) {
             slots[i] = None;
@@ -436,8 +441,8 @@ fn ensure_running(
             Err(e) => {
                 let loser = if ci == 0 { Color::Black } else { Color::White };
                 return Err(Box::new(GameResult {
-                    moves: Vec::new(),
-                    opening_len: 0,
+                    moves: opening.to_vec(),
+                    opening_len: opening.len(),
                     winner: Some(loser.opponent()),
                     reason: Reason::StartFailed(format!("cannot run '{}': {e}", spec.command)),
                     loser_tail: Vec::new(),
