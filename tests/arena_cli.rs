@@ -143,9 +143,9 @@ fn garbage_and_late_engines_forfeit_in_a_gauntlet() {
         "--games",
         "2",
         "--turn-ms",
-        "200",
+        "1000",
         "--tolerance-ms",
-        "200",
+        "500",
     ]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("not a move: \"hello, referee\""), "{out}");

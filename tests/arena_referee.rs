@@ -157,17 +157,17 @@ fn late_reply_loses_on_the_turn_limit() {
 
 #[test]
 fn late_reply_loses_on_the_match_clock() {
-    // Each white move takes ~0.4 s: within the 1 s turn limit, but the 0.5 s match clock
-    // (+0.1 s tolerance) runs out on the second move.
+    // Each white move takes ~0.7 s: within the 2 s turn limit, but the 1 s match clock
+    // (+0.2 s tolerance) runs out on the second move.
     let s = GameSettings {
-        turn_ms: 1000,
-        match_ms: 500,
-        tolerance_ms: 100,
+        turn_ms: 2000,
+        match_ms: 1000,
+        tolerance_ms: 200,
         ..settings(Rule::Freestyle, 15)
     };
     let r = play(
         "0,0 1,0 2,0 3,0 4,0",
-        "sleep:0.4:0,1 sleep:0.4:1,1 sleep:0.4:2,1",
+        "sleep:0.7:0,1 sleep:0.7:1,1 sleep:0.7:2,1",
         &s,
         &[],
     );
