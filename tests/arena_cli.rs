@@ -111,19 +111,20 @@ fn forfeits_count_and_sprt_stops_at_a_bound() {
         "--engine",
         &crash,
         "--games",
-        "20",
+        "40",
         "--sprt",
-        "0,10,0.05,0.05",
+        "0,400,0.05,0.05",
         "--turn-ms",
         "2000",
     ]);
     assert_eq!(code, 0, "{out}");
-    // One pair of crash wins already gives LLR > ln(0.95/0.05) = 2.944 (see stats.rs).
+    // Five pairs of crash wins give LLR 2.989 > ln(0.95/0.05) = 2.944 for elo 0 vs 400, four
+    // give less (see stats.rs), so the match stops after ten games.
     assert!(out.contains("H1 accepted"), "{out}");
     assert!(out.contains("last output lines"), "{out}");
     assert_eq!(
         out.lines().last(),
-        Some("Result: 2-0-0 forfeits 2"),
+        Some("Result: 10-0-0 forfeits 10"),
         "{out}"
     );
 }

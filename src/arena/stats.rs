@@ -6,15 +6,16 @@
 //!   `var = (W (1-s)² + D (1/2-s)² + L s²) / N`, standard error `sqrt(var / N)`, and maps
 //!   `s ± 1.959964 · se` to Elo.
 //! - The SPRT works on game pairs (the same opening with colours swapped), scored 0, 1/4, 1/2,
-//!   3/4 or 1 per pair (the pentanomial counts LL, LD, DD+WL, WD, WW). With `s0`/`s1` the
-//!   expected scores of logistic `elo0`/`elo1`, the log-likelihood ratio is the quadratic
-//!   generalised-SPRT approximation (fishtest's `LLR_alt2` times the number of pairs; fishtest's
-//!   own `LLR_logistic` solves the exact maximum-likelihood problem, which agrees closely while
-//!   the score lies near `s0`..`s1`):
-//!   `LLR = n · (s1 - s0) (2 μ - s0 - s1) / (2 σ²)` with `μ`, `σ²` the mean and variance of the
-//!   pair scores over `n` pairs; each empty pentanomial cell counts as 0.001 pairs (fishtest's
-//!   `regularize`) so one-sided results give finite figures. Bounds: `ln(β / (1-α))` and
-//!   `ln((1-β) / α)`.
+//!   3/4 or 1 per pair (the pentanomial counts LL, LD, DD+WL, WD, WW). Each empty cell counts
+//!   as 0.001 pairs (fishtest's `regularize`). With `s0`/`s1` the expected scores of logistic
+//!   `elo0`/`elo1`, the log-likelihood ratio is fishtest's generalised SPRT (`LLR_logistic`):
+//!   `LLR = n · Σ p̂ᵢ ln(p1ᵢ / p0ᵢ)`, where `p̂` is the observed distribution of pair scores and
+//!   `p0`/`p1` its maximum-likelihood neighbours with mean `s0`/`s1`
+//!   (`pⱼᵢ = p̂ᵢ / (1 + λ (xᵢ - sⱼ))`, `λ` the root of `Σ p̂ᵢ (xᵢ - sⱼ) / (1 + λ (xᵢ - sⱼ)) = 0`,
+//!   found by bisection). [`SprtParams::llr_quadratic`] is the Brownian approximation
+//!   `n (s1 - s0)(2μ - s0 - s1) / (2σ²)` (fishtest's `LLR_alt2`), close to it while the score
+//!   lies near `s0`..`s1` but far too eager on lopsided results, so it is not used for decisions.
+//!   Bounds: `ln(β / (1-α))` and `ln((1-β) / α)`.
 
 /// Quantile of the standard normal distribution for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -90,6 +91,43 @@ impl Wld {
             high: elo_from_score(s + Z95 * se),
         })
     }
+}
+
+/// A pair's score for each pentanomial cell.
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// The regularised pair count and the observed distribution of pair scores, `None` without
+/// pairs.
+fn pair_distribution(penta: &Pentanomial) -> Option<(f64, [f64; 5])> {
+    if penta.pairs() == 0 {
+        return None;
+    }
+    let counts = penta.0.map(|c| if c == 0 { 1e-3 } else { c as f64 });
+    let n: f64 = counts.iter().sum();
+    Some((n, counts.map(|c| c / n)))
+}
+
+/// The distribution closest (maximum likelihood) to `probs` whose mean pair score is `s`
+/// (0 < s < 1; every `probs` entry positive).
+fn mle_with_mean(probs: &[f64; 5], s: f64) -> [f64; 5] {
+    let a = PAIR_SCORES.map(|x| x - s);
+    // f(λ) = Σ pᵢ aᵢ / (1 + λ aᵢ) falls from +∞ to -∞ on (-1/max a, -1/min a).
+    let f = |l: f64| -> f64 { (0..5).map(|i| probs[i] * a[i] / (1.0 + l * a[i])).sum() };
+    let (mut lo, mut hi) = (-1.0 / a[4], -1.0 / a[0]);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let l = 0.5 * (lo + hi);
+    let mut out = [0.0; 5];
+    for i in 0..5 {
+        out[i] = probs[i] / (1.0 + l * a[i]);
+    }
+    out
 }
 
 /// Pair counts by the first engine's pair score: `[0, 1/4, 1/2, 3/4, 1]`, i.e. LL, LD,
@@ -186,21 +224,29 @@ impl SprtParams {
         )
     }
 
-    /// The LLR of the pentanomial counts (see the module docs).
+    /// The exact generalised LLR of the pentanomial counts (see the module docs).
     pub fn llr(&self, penta: &Pentanomial) -> f64 {
-        if penta.pairs() == 0 {
+        let Some((n, probs)) = pair_distribution(penta) else {
             return 0.0;
-        }
-        let counts: Vec<f64> = penta.0.iter().map(|&c| (c as f64).max(1e-3)).collect();
-        let n: f64 = counts.iter().sum();
-        let scores = [0.0, 0.25, 0.5, 0.75, 1.0];
-        let mean: f64 = counts.iter().zip(scores).map(|(c, x)| c * x).sum::<f64>() / n;
-        let var: f64 = counts
-            .iter()
-            .zip(scores)
-            .map(|(c, x)| c * (x - mean).powi(2))
+        };
+        let p0 = mle_with_mean(&probs, expected_score(self.elo0));
+        let p1 = mle_with_mean(&probs, expected_score(self.elo1));
+        n * (0..5)
+            .map(|i| probs[i] * (p1[i].ln() - p0[i].ln()))
             .sum::<f64>()
-            / n;
+    }
+
+    /// The quadratic (Brownian) approximation of the LLR (see the module docs).
+    pub fn llr_quadratic(&self, penta: &Pentanomial) -> f64 {
+        let Some((n, probs)) = pair_distribution(penta) else {
+            return 0.0;
+        };
+        let mean: f64 = probs.iter().zip(PAIR_SCORES).map(|(p, x)| p * x).sum();
+        let var: f64 = probs
+            .iter()
+            .zip(PAIR_SCORES)
+            .map(|(p, x)| p * (x - mean).powi(2))
+            .sum();
         let s0 = expected_score(self.elo0);
         let s1 = expected_score(self.elo1);
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
@@ -276,7 +322,7 @@ mod tests {
     }
 
     #[test]
-    fn sprt_by_hand() {
+    fn sprt_quadratic_by_hand() {
         // elo0 = 0, elo1 = 10, alpha = beta = 0.05.
         // Bounds: ln(0.05 / 0.95) = -2.944439, ln(0.95 / 0.05) = +2.944439.
         // s0 = 0.5; s1 = 1 / (1 + 10^(-10/400)) = 1 / (1 + 0.944061) = 0.514387.
@@ -288,20 +334,58 @@ mod tests {
         let (lo, hi) = p.bounds();
         assert!(close(lo, -2.944439, 1e-6) && close(hi, 2.944439, 1e-6));
         let even = Pentanomial([10, 20, 40, 20, 10]);
-        assert!(close(p.llr(&even), -0.137994, 1e-5), "{}", p.llr(&even));
+        let q = p.llr_quadratic(&even);
+        assert!(close(q, -0.137994, 1e-5), "{q}");
+        // [0, 10, 40, 30, 20]: n = 100 (+ 0.001 regularised LL pair), mean = 0.65,
+        // var = (10 * 0.16 + 40 * 0.0225 + 30 * 0.01 + 20 * 0.1225) / 100 = 0.0525;
+        // LLR = 100 * 0.014387 * (1.3 - 1.014387) / 0.105 = 3.913 (the 0.001 pair moves it
+        // by < 0.01).
+        let q = p.llr_quadratic(&Pentanomial([0, 10, 40, 30, 20]));
+        assert!(close(q, 3.913, 0.01), "{q}");
+        assert_eq!(p.llr_quadratic(&Pentanomial::default()), 0.0);
+    }
+
+    #[test]
+    fn sprt_exact_against_the_fishtest_formula() {
+        // Reference values: fishtest's LLR_logistic (regularize, MLE_expected by root finding,
+        // N * sum p ln(p1/p0)) evaluated in Python with bisection for the root:
+        //   [10,20,40,20,10] -> -0.137899   [0,10,40,30,20] -> 2.836516
+        //   [20,30,40,10,0]  -> -2.919416   [0,0,0,0,1]     -> 0.028424   (elo 0,10)
+        //   [0,0,0,0,5]      -> 2.989266 (elo 0,400)
+        let p = SprtParams::parse("0,10,0.05,0.05").unwrap();
+        let cases = [
+            ([10, 20, 40, 20, 10], -0.137899),
+            ([0, 10, 40, 30, 20], 2.836516),
+            ([20, 30, 40, 10, 0], -2.919416),
+            ([0, 0, 0, 0, 1], 0.028424),
+        ];
+        for (counts, want) in cases {
+            let got = p.llr(&Pentanomial(counts));
+            assert!(close(got, want, 1e-5), "{counts:?}: {got} vs {want}");
+        }
+        // Near the hypotheses the quadratic approximation agrees.
+        let even = Pentanomial([10, 20, 40, 20, 10]);
+        assert!(close(p.llr(&even), p.llr_quadratic(&even), 1e-3));
+        // Decisions: 2.8365 and -2.9194 lie inside the bounds; [0,10,40,30,30] -> 3.120296
+        // and [30,30,40,10,0] -> -3.211444 (same Python check) cross them.
         assert_eq!(p.report(&even).decision, SprtDecision::Continue);
-        // [0, 10, 40, 30, 20]: n = 100, mean = (2.5 + 20 + 22.5 + 20) / 100 = 0.65,
-        // var = (10 * 0.16 + 40 * 0.0225 + 30 * 0.01 + 20 * 0.1225) / 100 (+ the 0.001
-        // regularised LL pair, see below) = (1.6 + 0.9 + 0.3 + 2.45) / 100 = 0.0525.
-        // Without regularisation: LLR = 100 * 0.014387 * (1.3 - 1.014387) / 0.105 = 3.913.
-        // The 0.001 LL pair moves it by < 0.01.
-        let strong = Pentanomial([0, 10, 40, 30, 20]);
-        let llr = p.llr(&strong);
-        assert!(close(llr, 3.913, 0.01), "{llr}");
-        assert_eq!(p.report(&strong).decision, SprtDecision::H1);
-        // Mirror image: H0.
-        let weak = Pentanomial([20, 30, 40, 10, 0]);
-        assert_eq!(p.report(&weak).decision, SprtDecision::H0);
+        assert_eq!(
+            p.report(&Pentanomial([0, 10, 40, 30, 20])).decision,
+            SprtDecision::Continue
+        );
+        assert_eq!(
+            p.report(&Pentanomial([20, 30, 40, 10, 0])).decision,
+            SprtDecision::Continue
+        );
+        let up = p.report(&Pentanomial([0, 10, 40, 30, 30]));
+        assert!(close(up.llr, 3.120296, 1e-5), "{up:?}");
+        assert_eq!(up.decision, SprtDecision::H1);
+        let down = p.report(&Pentanomial([30, 30, 40, 10, 0]));
+        assert!(close(down.llr, -3.211444, 1e-5), "{down:?}");
+        assert_eq!(down.decision, SprtDecision::H0);
+        let wide = SprtParams::parse("0,400,0.05,0.05").unwrap();
+        let five = wide.llr(&Pentanomial([0, 0, 0, 0, 5]));
+        assert!(close(five, 2.989266, 1e-5), "{five}");
         assert_eq!(p.llr(&Pentanomial::default()), 0.0);
     }
 
