@@ -164,3 +164,31 @@ fn bad_arguments_exit_2_without_a_result() {
     assert_eq!(code, 2);
     assert!(!out.contains("Result:"));
 }
+
+#[test]
+fn a_late_engine_is_restarted_before_its_next_game() {
+    // The slow engine answers after 1.2 s, long past 300 + 200 ms. Were it kept alive, its
+    // stale move would be read as the answer to the next START ("START failed").
+    let a = column_player(0);
+    let slow = format!("sh {SCRIPT} sleep:1.2:7,7");
+    let (code, out) = run(&[
+        "--engine",
+        &a,
+        "--engine",
+        &slow,
+        "--games",
+        "2",
+        "--turn-ms",
+        "300",
+        "--tolerance-ms",
+        "200",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.matches("late reply").count(), 2, "{out}");
+    assert!(!out.contains("START failed"), "{out}");
+    assert_eq!(
+        out.lines().last(),
+        Some("Result: 2-0-0 forfeits 2"),
+        "{out}"
+    );
+}

@@ -356,11 +356,19 @@ fn ask_move(side: &mut Side, board: &Board, s: &GameSettings) -> Result<(i64, i6
                 None => return Err(Reason::Garbage(l)),
             },
             Reply::Timeout => {
-                let waited = sent.elapsed().as_millis();
+                let waited = sent.elapsed();
+                side.used += waited;
+                side.slowest = side.slowest.max(waited);
+                let left = if matched {
+                    format!("{time_left} ms")
+                } else {
+                    "unlimited".into()
+                };
                 return Err(Reason::Late(format!(
-                    "no move after {waited} ms (turn {} ms, time left {time_left} ms, \
-                     tolerance {} ms)",
-                    s.turn_ms, s.tolerance_ms
+                    "no move after {} ms (turn {} ms, time left {left}, tolerance {} ms)",
+                    waited.as_millis(),
+                    s.turn_ms,
+                    s.tolerance_ms
                 )));
             }
             Reply::Eof => return Err(Reason::Crash),
