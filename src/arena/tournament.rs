@@ -11,7 +11,8 @@
 //! Invariants: an engine that forfeited (crash, late, illegal, garbage, failed start) is killed
 //! and started afresh before its next game, so stale output never reaches another game; with
 //! `restart_per_game` every game gets fresh processes. When an SPRT bound is crossed no new
-//! game starts; games already running finish and are counted.
+//! game starts; games already running finish and are counted in the table, and the SPRT
+//! reading stays the one that crossed the bound.
 
 use super::engine_proc::EngineProc;
 use super::openings::Opening;
@@ -250,9 +251,11 @@ pub fn run(
             let points = account(&mut summary, &job, &result);
             if let Some(first) = half_pairs.remove(&(job.opponent, job.pair)) {
                 summary.standings[job.opponent].pairs.add(first, points);
-                if let Some(sprt) = &config.sprt {
+                // After a decision the reading stays as it was when the bound was crossed;
+                // games still running are counted in the table but do not undo it.
+                if let (Some(sprt), false) = (&config.sprt, stopped) {
                     let report = sprt.report(&summary.standings[job.opponent].pairs);
-                    stopped |= report.decision != SprtDecision::Continue;
+                    stopped = report.decision != SprtDecision::Continue;
                     summary.sprt = Some(report);
                 }
             } else {
