@@ -16,7 +16,14 @@ use std::path::PathBuf;
 
 /// Plays Gomocup-protocol engines against each other and measures the Elo difference.
 #[derive(Parser, Debug, Clone)]
-#[command(name = "lianzhu-match", version, about)]
+#[command(
+    name = "lianzhu-match",
+    version,
+    after_help = "The last line of a run is `Result: W-L-D forfeits F` (first engine's wins, \
+                  losses, draws; F = games lost by any engine to a crash, illegal move, late \
+                  reply, garbage or failed START).\n`lianzhu-match --sparring` instead runs a \
+                  built-in fast brain on stdin/stdout. See docs/strength.md."
+)]
 pub struct Args {
     /// Engine command (run through `sh -c`); give it twice or more. The first engine is
     /// the one under test; it plays every other one.
