@@ -6,8 +6,11 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 #![warn(missing_docs)]
 
+pub mod arena;
 pub mod engine;
 pub mod notation;
 pub mod protocol;
 pub mod rules;
+pub mod solve;
+pub mod threat;
 pub mod types;

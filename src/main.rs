@@ -23,6 +23,8 @@ struct Cli {
 enum Cmd {
     /// Speak the Gomocup protocol on stdin/stdout (the default).
     Protocol,
+    /// Prove VCF (or VCT) wins for positions read from stdin, one a line.
+    Solve(lianzhu::solve::SolveArgs),
 }
 
 fn main() {
@@ -38,5 +40,12 @@ fn main() {
     }
     match cli.command {
         None | Some(Cmd::Protocol) => lianzhu::protocol::run(engine),
+        Some(Cmd::Solve(args)) => {
+            let stdout = std::io::stdout();
+            if let Err(e) = lianzhu::solve::run(&args, std::io::stdin().lock(), stdout.lock()) {
+                log::error!("solve: {e}");
+                std::process::exit(1);
+            }
+        }
     }
 }
