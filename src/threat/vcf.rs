@@ -146,7 +146,8 @@ pub fn defences(board: &Board, rule: Rule, limits: VcfLimits) -> Option<Vec<Pos>
     Some(out)
 }
 
-/// The search without the final replay check.
+/// [`solve`] without the final replay check: for callers that only need the answer's kind
+/// (as [`has_vcf_quick`] does) or replay lines themselves.
 pub fn search(board: &Board, rule: Rule, attacker: Color, limits: VcfLimits) -> VcfResult {
     let mut s = Solver {
         tb: ThreatBoard::new(board, rule, attacker),
