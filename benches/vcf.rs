@@ -21,6 +21,8 @@ struct Record {
     attacker: Color,
     vcf: Option<bool>,
     vct: bool,
+    /// A freestyle/standard "no VCF" record that is a white VCF under renju.
+    renju_contrast: bool,
 }
 
 fn records() -> Vec<Record> {
@@ -55,6 +57,7 @@ fn records() -> Vec<Record> {
             _ => None,
         };
         let vct = field("vct:").starts_with("yes");
+        let renju_contrast = field("renju_contrast:").contains("IS a white VCF");
         out.push(Record {
             id,
             rule,
@@ -62,6 +65,7 @@ fn records() -> Vec<Record> {
             attacker,
             vcf,
             vct,
+            renju_contrast,
         });
     }
     out
@@ -125,6 +129,23 @@ fn main() {
             total,
         );
     }
+    // The renju-contrast records solved as renju: each is a white VCF there.
+    let (mut nodes, mut times, mut solved, mut total) = (Vec::new(), Vec::new(), 0, 0);
+    for r in all.iter().filter(|r| r.renju_contrast) {
+        total += 1;
+        let start = Instant::now();
+        let res = vcf::solve(&r.board, Rule::Renju, r.attacker, limits);
+        times.push(start.elapsed());
+        nodes.push(res.nodes);
+        solved += matches!(res.outcome, VcfOutcome::Win(_)) as usize;
+    }
+    report(
+        "vcf renju-contrast (as renju)",
+        &mut nodes,
+        &mut times,
+        solved,
+        total,
+    );
     // Leaf probe cost: has_vcf_quick with a small node budget, as a search would call it.
     let probes: Vec<&Record> = all.iter().filter(|r| r.vcf.is_some()).collect();
     let (mut calls, mut found) = (0u64, 0u64);
