@@ -6,9 +6,10 @@
 //! on it instead. The defender (AND nodes) answers:
 //! - an attacker four: with every move that stops all its fives ([`ThreatBoard::defences`]);
 //! - an attacker three: with every counter-four, and every legal move after which the attacker
-//!   has no winning four left. The second set is found by trying every empty point, so it holds
-//!   the blocks of the straight-four points, the far points that break the three and, in renju,
-//!   points that make the attacker's winning four a forbidden point; a defender move outside
+//!   has no winning four left. The second set is found by trying every point on the lines of
+//!   the winning fours within 5 (every empty point under renju, where a far stone can change a
+//!   foul), so it holds the blocks of the straight-four points, the far points that break the
+//!   three and, in renju, points that make the winning four forbidden; a defender move outside
 //!   both sets loses at once to a winning four, so the list is complete and a claimed VCT is a
 //!   proof. A defender with a five point wins; a defender facing no threat wins.
 //!
