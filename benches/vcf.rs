@@ -196,6 +196,19 @@ fn main() {
             boards.len()
         );
     }
+    let mut prover = vcf::VcfProver::new();
+    for budget in [1u64, 64] {
+        let start = Instant::now();
+        let mut found = 0;
+        for b in &boards {
+            found += prover.has_vcf_quick(b, Rule::Freestyle, b.side_to_move(), budget) as usize;
+        }
+        println!(
+            "VcfProver::has_vcf_quick({budget} nodes), random positions: {:.1} us per call ({found} of {} found)",
+            start.elapsed().as_secs_f64() * 1e6 / boards.len() as f64,
+            boards.len()
+        );
+    }
     let vct_limits = VcfLimits {
         max_nodes: 20_000,
         max_fours: 12,

@@ -400,3 +400,33 @@ fn renju_contrast_positions_are_white_vcfs_in_renju() {
     }
     assert!(checked >= 50, "{checked} contrast records");
 }
+
+#[test]
+fn a_reused_prover_answers_like_fresh_ones() {
+    // One prover across every record (rules change along the file, the table stays warm
+    // within a rule), twice over: the answers must not depend on what was solved before.
+    let mut prover = vcf::VcfProver::new();
+    let limits = VcfLimits {
+        max_nodes: PUZZLE_NODES,
+        ..VcfLimits::default()
+    };
+    let all = puzzles();
+    for round in 0..2 {
+        for p in all.iter().filter(|p| p.vcf.is_some()) {
+            let (b, rule, attacker) = setup(p);
+            let r = prover.solve(&b, rule, attacker, limits);
+            match (&r.outcome, p.vcf) {
+                (VcfOutcome::Win(line), Some(true)) => {
+                    verify_vcf_line(&b, rule, attacker, line).unwrap();
+                }
+                (VcfOutcome::NoWin, Some(false)) => {}
+                (other, _) => panic!("round {round}, {}: {other:?}", p.id),
+            }
+            // The quick probe stops at 60 fours, so it may miss the longest lines, never more.
+            let quick = prover.has_vcf_quick(&b, rule, attacker, PUZZLE_NODES);
+            let short = p.min_fours.is_some_and(|m| m <= 20);
+            assert!(!quick || p.vcf == Some(true), "{}: false quick win", p.id);
+            assert!(quick || !short, "{}: quick probe missed a short VCF", p.id);
+        }
+    }
+}

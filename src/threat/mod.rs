@@ -75,6 +75,22 @@ impl ThreatBoard {
         tb
     }
 
+    /// Makes this a copy of `board` with `to_move` to move, reusing the buffers. The counts
+    /// are cleared stone by stone, so the cost is proportional to the stones, not the grid.
+    pub fn reset(&mut self, board: &Board, rule: Rule, to_move: Color) {
+        let old: Vec<(Pos, Color)> = self.board.history().to_vec();
+        for (p, c) in old {
+            self.add(p, c, -1);
+        }
+        self.board.clone_from(board);
+        self.board.set_side_to_move(to_move);
+        self.rule = rule;
+        self.bbox = [None, None];
+        for &(p, c) in board.history() {
+            self.add(p, c, 1);
+        }
+    }
+
     /// The board.
     #[inline]
     pub fn board(&self) -> &Board {
