@@ -23,6 +23,8 @@
 //! - [`vcf::has_vcf_quick`]`(board, rule, attacker, max_nodes) -> bool` for leaf probes.
 //! - [`vcf::defences`]`(board, rule, limits) -> Option<Vec<Pos>>`: at the root, when the
 //!   opponent has a VCF, the moves after which it is gone (a superset: limit hits count).
+//! - [`vcf::VcfProver`]: the same calls on a reusable object (one per search thread) that
+//!   keeps its buffers and its table of proven fails between calls.
 //! - [`vct::solve`], same shape as [`vcf::solve`], for continuous threats (fours and threes).
 //!
 //! The attacker need not be `board.side_to_move()`: the prover treats `attacker` as to move.
