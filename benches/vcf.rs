@@ -21,6 +21,8 @@ struct Record {
     attacker: Color,
     vcf: Option<bool>,
     vct: bool,
+    /// A freestyle/standard "no VCF" record that is a white VCF under renju.
+    renju_contrast: bool,
 }
 
 fn records() -> Vec<Record> {
@@ -55,6 +57,7 @@ fn records() -> Vec<Record> {
             _ => None,
         };
         let vct = field("vct:").starts_with("yes");
+        let renju_contrast = field("renju_contrast:").contains("IS a white VCF");
         out.push(Record {
             id,
             rule,
@@ -62,6 +65,7 @@ fn records() -> Vec<Record> {
             attacker,
             vcf,
             vct,
+            renju_contrast,
         });
     }
     out
@@ -125,6 +129,23 @@ fn main() {
             total,
         );
     }
+    // The renju-contrast records solved as renju: each is a white VCF there.
+    let (mut nodes, mut times, mut solved, mut total) = (Vec::new(), Vec::new(), 0, 0);
+    for r in all.iter().filter(|r| r.renju_contrast) {
+        total += 1;
+        let start = Instant::now();
+        let res = vcf::solve(&r.board, Rule::Renju, r.attacker, limits);
+        times.push(start.elapsed());
+        nodes.push(res.nodes);
+        solved += matches!(res.outcome, VcfOutcome::Win(_)) as usize;
+    }
+    report(
+        "vcf renju-contrast (as renju)",
+        &mut nodes,
+        &mut times,
+        solved,
+        total,
+    );
     // Leaf probe cost: has_vcf_quick with a small node budget, as a search would call it.
     let probes: Vec<&Record> = all.iter().filter(|r| r.vcf.is_some()).collect();
     let (mut calls, mut found) = (0u64, 0u64);
@@ -171,6 +192,19 @@ fn main() {
         }
         println!(
             "has_vcf_quick({budget} nodes), random positions: {:.1} us per call ({found} of {} found)",
+            start.elapsed().as_secs_f64() * 1e6 / boards.len() as f64,
+            boards.len()
+        );
+    }
+    let mut prover = vcf::VcfProver::new();
+    for budget in [1u64, 64] {
+        let start = Instant::now();
+        let mut found = 0;
+        for b in &boards {
+            found += prover.has_vcf_quick(b, Rule::Freestyle, b.side_to_move(), budget) as usize;
+        }
+        println!(
+            "VcfProver::has_vcf_quick({budget} nodes), random positions: {:.1} us per call ({found} of {} found)",
             start.elapsed().as_secs_f64() * 1e6 / boards.len() as f64,
             boards.len()
         );

@@ -23,6 +23,7 @@ struct Puzzle {
     vcf: Option<bool>,
     min_fours: Option<u32>,
     vct: bool,
+    renju_contrast: bool,
 }
 
 fn puzzles() -> Vec<Puzzle> {
@@ -53,6 +54,7 @@ fn puzzles() -> Vec<Puzzle> {
             "vcf" if p.vcf.is_none() => p.vcf = Some(value == "yes"),
             "min_fours" if p.min_fours.is_none() => p.min_fours = value.parse().ok(),
             "vct" => p.vct = value.starts_with("yes"),
+            "renju_contrast" => p.renju_contrast = value.contains("IS a white VCF"),
             _ => {}
         }
     }
@@ -379,4 +381,52 @@ fn vct_claims_on_random_positions_replay() {
     eprintln!("random VCT: {wins} wins, {vcf_wins} of them also VCF");
     assert!(wins >= 20, "only {wins} VCT wins");
     assert!(wins > vcf_wins, "some VCT wins need threes");
+}
+
+#[test]
+fn renju_contrast_positions_are_white_vcfs_in_renju() {
+    // Freestyle/standard "no VCF" records whose note says that under renju the same position
+    // is a white VCF: black's forbidden points make the difference.
+    let mut checked = 0;
+    for p in puzzles().iter().filter(|p| p.renju_contrast) {
+        let (b, _, attacker) = setup(p);
+        assert_eq!(attacker, Color::White, "{}", p.id);
+        let r = vcf::solve(&b, Rule::Renju, attacker, VcfLimits::default());
+        let VcfOutcome::Win(line) = r.outcome else {
+            panic!("{}: renju white VCF not found: {r:?}", p.id)
+        };
+        verify_vcf_line(&b, Rule::Renju, attacker, &line).unwrap();
+        checked += 1;
+    }
+    assert!(checked >= 50, "{checked} contrast records");
+}
+
+#[test]
+fn a_reused_prover_answers_like_fresh_ones() {
+    // One prover across every record (rules change along the file, the table stays warm
+    // within a rule), twice over: the answers must not depend on what was solved before.
+    let mut prover = vcf::VcfProver::new();
+    let limits = VcfLimits {
+        max_nodes: PUZZLE_NODES,
+        ..VcfLimits::default()
+    };
+    let all = puzzles();
+    for round in 0..2 {
+        for p in all.iter().filter(|p| p.vcf.is_some()) {
+            let (b, rule, attacker) = setup(p);
+            let r = prover.solve(&b, rule, attacker, limits);
+            match (&r.outcome, p.vcf) {
+                (VcfOutcome::Win(line), Some(true)) => {
+                    verify_vcf_line(&b, rule, attacker, line).unwrap();
+                }
+                (VcfOutcome::NoWin, Some(false)) => {}
+                (other, _) => panic!("round {round}, {}: {other:?}", p.id),
+            }
+            // The quick probe stops at 60 fours, so it may miss the longest lines, never more.
+            let quick = prover.has_vcf_quick(&b, rule, attacker, PUZZLE_NODES);
+            let short = p.min_fours.is_some_and(|m| m <= 20);
+            assert!(!quick || p.vcf == Some(true), "{}: false quick win", p.id);
+            assert!(quick || !short, "{}: quick probe missed a short VCF", p.id);
+        }
+    }
 }

@@ -23,6 +23,8 @@
 //! - [`vcf::has_vcf_quick`]`(board, rule, attacker, max_nodes) -> bool` for leaf probes.
 //! - [`vcf::defences`]`(board, rule, limits) -> Option<Vec<Pos>>`: at the root, when the
 //!   opponent has a VCF, the moves after which it is gone (a superset: limit hits count).
+//! - [`vcf::VcfProver`]: the same calls on a reusable object (one per search thread) that
+//!   keeps its buffers and its table of proven fails between calls.
 //! - [`vct::solve`], same shape as [`vcf::solve`], for continuous threats (fours and threes).
 //!
 //! The attacker need not be `board.side_to_move()`: the prover treats `attacker` as to move.
@@ -73,6 +75,22 @@ impl ThreatBoard {
             tb.add(p, c, 1);
         }
         tb
+    }
+
+    /// Makes this a copy of `board` with `to_move` to move, reusing the buffers. The counts
+    /// are cleared stone by stone, so the cost is proportional to the stones, not the grid.
+    pub fn reset(&mut self, board: &Board, rule: Rule, to_move: Color) {
+        let old: Vec<(Pos, Color)> = self.board.history().to_vec();
+        for (p, c) in old {
+            self.add(p, c, -1);
+        }
+        self.board.clone_from(board);
+        self.board.set_side_to_move(to_move);
+        self.rule = rule;
+        self.bbox = [None, None];
+        for &(p, c) in board.history() {
+            self.add(p, c, 1);
+        }
     }
 
     /// The board.

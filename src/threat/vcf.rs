@@ -85,30 +85,14 @@ impl VcfResult {
 /// A returned win has been replayed and checked by [`super::verify_vcf_line`]; should that
 /// check ever fail, the answer is [`VcfOutcome::Unknown`] instead.
 pub fn solve(board: &Board, rule: Rule, attacker: Color, limits: VcfLimits) -> VcfResult {
-    let result = search(board, rule, attacker, limits);
-    if let VcfOutcome::Win(line) = &result.outcome {
-        if let Err(why) = verify_vcf_line(board, rule, attacker, line) {
-            log::error!("vcf: rejected a line that does not replay: {why}");
-            return VcfResult {
-                outcome: VcfOutcome::Unknown,
-                nodes: result.nodes,
-            };
-        }
-    }
-    result
+    VcfProver::new().solve(board, rule, attacker, limits)
 }
 
 /// True if the prover finds a VCF for `attacker` within `max_nodes` nodes. Cheap enough for
 /// search leaves; "false" means "none found", not "none exists". Wins are not replayed.
+/// [`VcfProver::has_vcf_quick`] does the same without allocating.
 pub fn has_vcf_quick(board: &Board, rule: Rule, attacker: Color, max_nodes: u64) -> bool {
-    let limits = VcfLimits {
-        max_nodes,
-        max_fours: 60,
-    };
-    matches!(
-        search(board, rule, attacker, limits).outcome,
-        VcfOutcome::Win(_)
-    )
+    VcfProver::new().has_vcf_quick(board, rule, attacker, max_nodes)
 }
 
 /// For the side to move, whose opponent may have a VCF: `None` if the opponent has no VCF
@@ -120,8 +104,9 @@ pub fn has_vcf_quick(board: &Board, rule: Rule, attacker: Color, max_nodes: u64)
 pub fn defences(board: &Board, rule: Rule, limits: VcfLimits) -> Option<Vec<Pos>> {
     let us = board.side_to_move();
     let them = us.opponent();
+    let mut prover = VcfProver::new();
     if !matches!(
-        search(board, rule, them, limits).outcome,
+        prover.search(board, rule, them, limits).outcome,
         VcfOutcome::Win(_)
     ) {
         return None;
@@ -138,7 +123,10 @@ pub fn defences(board: &Board, rule: Rule, limits: VcfLimits) -> Option<Vec<Pos>
             continue;
         }
         b.place(m, us);
-        if !matches!(search(&b, rule, them, limits).outcome, VcfOutcome::Win(_)) {
+        if !matches!(
+            prover.search(&b, rule, them, limits).outcome,
+            VcfOutcome::Win(_)
+        ) {
             out.push(m);
         }
         b.undo().expect("the stone just placed");
@@ -146,20 +134,105 @@ pub fn defences(board: &Board, rule: Rule, limits: VcfLimits) -> Option<Vec<Pos>
     Some(out)
 }
 
-/// The search without the final replay check.
+/// [`solve`] without the final replay check: for callers that only need the answer's kind
+/// (as [`has_vcf_quick`] does) or replay lines themselves.
 pub fn search(board: &Board, rule: Rule, attacker: Color, limits: VcfLimits) -> VcfResult {
-    let mut s = Solver {
-        tb: ThreatBoard::new(board, rule, attacker),
-        attacker,
-        nodes: 0,
-        max_nodes: limits.max_nodes,
-        tt: Table::default(),
-        recent: Vec::new(),
-    };
-    let outcome = s.root(limits.max_fours);
-    VcfResult {
-        outcome,
-        nodes: s.nodes,
+    VcfProver::new().search(board, rule, attacker, limits)
+}
+
+/// Entries kept in a [`VcfProver`]'s table before it is cleared.
+const TABLE_LIMIT: usize = 1 << 20;
+
+/// A prover that keeps its buffers and its table of proven fails between calls, for callers
+/// that probe many positions (one per search thread). Its answers are the same as the free
+/// functions' (up to node counts, which a warm table lowers); the table is cleared when the
+/// rule changes or it holds more than 2^20 entries.
+#[derive(Default)]
+pub struct VcfProver {
+    tb: Option<ThreatBoard>,
+    tt: Table<u32>,
+    rule: Option<Rule>,
+}
+
+impl VcfProver {
+    /// A prover with empty buffers.
+    pub fn new() -> VcfProver {
+        VcfProver::default()
+    }
+
+    /// As the free [`solve`]: the line of a win is replayed before it is reported.
+    pub fn solve(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        attacker: Color,
+        limits: VcfLimits,
+    ) -> VcfResult {
+        let result = self.search(board, rule, attacker, limits);
+        if let VcfOutcome::Win(line) = &result.outcome {
+            if let Err(why) = verify_vcf_line(board, rule, attacker, line) {
+                log::error!("vcf: rejected a line that does not replay: {why}");
+                return VcfResult {
+                    outcome: VcfOutcome::Unknown,
+                    nodes: result.nodes,
+                };
+            }
+        }
+        result
+    }
+
+    /// As the free [`has_vcf_quick`].
+    pub fn has_vcf_quick(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        attacker: Color,
+        max_nodes: u64,
+    ) -> bool {
+        let limits = VcfLimits {
+            max_nodes,
+            max_fours: 60,
+        };
+        matches!(
+            self.search(board, rule, attacker, limits).outcome,
+            VcfOutcome::Win(_)
+        )
+    }
+
+    /// As the free [`search`].
+    pub fn search(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        attacker: Color,
+        limits: VcfLimits,
+    ) -> VcfResult {
+        if self.rule != Some(rule) || self.tt.len() > TABLE_LIMIT {
+            self.tt.clear();
+            self.rule = Some(rule);
+        }
+        let tb = match self.tb.take() {
+            Some(mut tb) => {
+                tb.reset(board, rule, attacker);
+                tb
+            }
+            None => ThreatBoard::new(board, rule, attacker),
+        };
+        let mut s = Solver {
+            tb,
+            attacker,
+            nodes: 0,
+            max_nodes: limits.max_nodes,
+            tt: std::mem::take(&mut self.tt),
+            recent: Vec::new(),
+        };
+        let outcome = s.root(limits.max_fours);
+        self.tb = Some(s.tb);
+        self.tt = s.tt;
+        VcfResult {
+            outcome,
+            nodes: s.nodes,
+        }
     }
 }
 

@@ -6,9 +6,10 @@
 //! on it instead. The defender (AND nodes) answers:
 //! - an attacker four: with every move that stops all its fives ([`ThreatBoard::defences`]);
 //! - an attacker three: with every counter-four, and every legal move after which the attacker
-//!   has no winning four left. The second set is found by trying every empty point, so it holds
-//!   the blocks of the straight-four points, the far points that break the three and, in renju,
-//!   points that make the attacker's winning four a forbidden point; a defender move outside
+//!   has no winning four left. The second set is found by trying every point on the lines of
+//!   the winning fours within 5 (every empty point under renju, where a far stone can change a
+//!   foul), so it holds the blocks of the straight-four points, the far points that break the
+//!   three and, in renju, points that make the winning four forbidden; a defender move outside
 //!   both sets loses at once to a winning four, so the list is complete and a claimed VCT is a
 //!   proof. A defender with a five point wins; a defender facing no threat wins.
 //!
@@ -32,7 +33,9 @@ use crate::types::{Color, Pos, Rule, DIRECTIONS};
 
 /// Searches a VCT for `attacker` (who is to move). `limits.max_fours` bounds the attacker
 /// moves in a line (fours, threes and forced blocks; the five does not count).
-/// [`VcfOutcome::NoWin`] means no VCT exists under this module's model of threats.
+/// [`VcfOutcome::NoWin`] means no VCT exists under this module's model of threats. A win's
+/// principal variation is replayed (legal moves ending in the attacker's five) before it is
+/// reported; the proof itself is the search's AND/OR tree.
 pub fn solve(board: &Board, rule: Rule, attacker: Color, limits: VcfLimits) -> VcfResult {
     let mut s = Solver {
         tb: ThreatBoard::new(board, rule, attacker),
@@ -54,10 +57,46 @@ pub fn solve(board: &Board, rule: Rule, attacker: Color, limits: VcfLimits) -> V
             Ok(Res::Fail(false)) => depth += 1,
         }
     };
+    let outcome = match outcome {
+        VcfOutcome::Win(line) if !replays_to_five(board, rule, attacker, &line) => {
+            log::error!("vct: rejected a line that does not replay to a five");
+            VcfOutcome::Unknown
+        }
+        other => other,
+    };
     VcfResult {
         outcome,
         nodes: s.nodes,
     }
+}
+
+/// A sanity replay of a principal variation with the plain rules: every stone legal on an
+/// empty point, passes only for the defender, and the last move the attacker's five.
+fn replays_to_five(board: &Board, rule: Rule, attacker: Color, line: &[Pos]) -> bool {
+    let mut b = board.clone();
+    b.set_side_to_move(attacker);
+    for (i, &m) in line.iter().enumerate() {
+        let color = if i % 2 == 0 {
+            attacker
+        } else {
+            attacker.opponent()
+        };
+        if m.is_none() {
+            if color == attacker {
+                return false;
+            }
+            b.set_side_to_move(attacker);
+            continue;
+        }
+        if !crate::rules::is_legal(&b, m, color, rule) {
+            return false;
+        }
+        if crate::rules::is_five(&b, m, color, rule) {
+            return color == attacker && i + 1 == line.len();
+        }
+        b.place(m, color);
+    }
+    false
 }
 
 struct Abort;
