@@ -6,7 +6,10 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod engine;
+pub mod eval;
 pub mod notation;
 pub mod rules;
+pub mod search;
 pub mod types;

@@ -1,0 +1,249 @@
+//! Tactics through the library search: immediate wins, forced blocks, live-three defence,
+//! short forced wins from the shared VCF suite (and no false win claims on its "no" cases),
+//! and never a renju foul for black.
+
+use lianzhu::eval::EvalBoard;
+use lianzhu::notation::{parse_pos, parse_position};
+use lianzhu::rules::{self, pattern::CellThreat, Board};
+use lianzhu::search::params::MATE_BOUND;
+use lianzhu::search::{Limits, SearchResult, Searcher};
+use lianzhu::types::{Color, Pos, Rule};
+use std::sync::atomic::AtomicBool;
+
+const RULES: [Rule; 5] = [
+    Rule::Freestyle,
+    Rule::Standard,
+    Rule::Renju,
+    Rule::Caro,
+    Rule::CaroExact,
+];
+
+fn board_with(size: usize, stones: &[(usize, usize, Color)], to_move: Color) -> Board {
+    let mut b = Board::square(size).unwrap();
+    for &(x, y, c) in stones {
+        b.place(Pos::new(x, y), c);
+    }
+    b.set_side_to_move(to_move);
+    b
+}
+
+fn search(board: &Board, rule: Rule, depth: i32) -> SearchResult {
+    let stop = AtomicBool::new(false);
+    let mut s = Searcher::new(4 << 20);
+    let r = s
+        .think(board, rule, &Limits::depth(depth), &stop, &mut |_| {})
+        .expect("a move");
+    assert!(
+        rules::is_legal(board, r.best, board.side_to_move(), rule),
+        "illegal {:?}\n{board:?}",
+        r.best
+    );
+    r
+}
+
+/// Offsets a shape so it sits in different places of the board.
+fn spots(size: usize) -> Vec<(usize, usize)> {
+    vec![(1, 2), (size / 2 - 3, size / 2 - 2), (size - 9, size - 7)]
+}
+
+#[test]
+fn takes_every_immediate_win() {
+    for rule in RULES {
+        for size in [15, 20] {
+            for (ox, oy) in spots(size) {
+                for me in [Color::Black, Color::White] {
+                    let opp = me.opponent();
+                    // Me: a split four x x . x x on row oy; opponent: a live four elsewhere.
+                    let stones = [
+                        (ox, oy, me),
+                        (ox + 1, oy, me),
+                        (ox + 3, oy, me),
+                        (ox + 4, oy, me),
+                        (ox + 1, oy + 2, opp),
+                        (ox + 2, oy + 2, opp),
+                        (ox + 3, oy + 2, opp),
+                        (ox + 4, oy + 2, opp),
+                    ];
+                    let b = board_with(size, &stones, me);
+                    let r = search(&b, rule, 3);
+                    assert_eq!(r.best, Pos::new(ox + 2, oy), "{rule} {size} {me:?}\n{b:?}");
+                    assert!(r.score >= MATE_BOUND);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn blocks_every_single_five_threat() {
+    for rule in RULES {
+        for size in [15, 20] {
+            for (ox, oy) in spots(size) {
+                for me in [Color::Black, Color::White] {
+                    let opp = me.opponent();
+                    // Opponent: a dead four (blocked on the left) on a diagonal; me: a live three.
+                    let mut stones = vec![(ox, oy, me)];
+                    for k in 1..5 {
+                        stones.push((ox + k, oy + k, opp));
+                    }
+                    stones.extend([(ox + 5, oy, me), (ox + 6, oy, me), (ox + 7, oy, me)]);
+                    let b = board_with(size, &stones, me);
+                    let r = search(&b, rule, 4);
+                    assert_eq!(
+                        r.best,
+                        Pos::new(ox + 5, oy + 5),
+                        "{rule} {size} {me:?}\n{b:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn answers_a_live_three() {
+    for rule in RULES {
+        for size in [15, 20] {
+            for (ox, oy) in spots(size) {
+                for me in [Color::Black, Color::White] {
+                    let opp = me.opponent();
+                    // Opponent: a live three; me: scattered stones without threats.
+                    let stones = [
+                        (ox + 2, oy + 1, opp),
+                        (ox + 3, oy + 1, opp),
+                        (ox + 4, oy + 1, opp),
+                        (ox + 2, oy + 3, me),
+                        (ox + 5, oy + 3, me),
+                    ];
+                    let b = board_with(size, &stones, me);
+                    let r = search(&b, rule, 5);
+                    let mut eb = EvalBoard::new(&b, rule);
+                    let made_four = eb.threat(r.best, me) >= CellThreat::Block4;
+                    eb.make(r.best);
+                    let live =
+                        eb.count(opp, CellThreat::Flex4) + eb.count(opp, CellThreat::Block4x2);
+                    assert!(
+                        made_four || live == 0,
+                        "{rule} {size} {me:?}: {:?} leaves the three\n{b:?}",
+                        r.best
+                    );
+                }
+            }
+        }
+    }
+}
+
+struct Puzzle {
+    rule: Rule,
+    board: Board,
+    vcf: bool,
+    min_fours: u32,
+}
+
+fn puzzles() -> Vec<Puzzle> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/vcf-puzzles.txt"
+    );
+    let text = std::fs::read_to_string(path).expect("shared VCF data");
+    let mut out = Vec::new();
+    for record in text.split("\n\n") {
+        let field = |name: &str| {
+            record
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}:")).map(str::trim))
+        };
+        let (Some(rule), Some(to_move), Some(black), Some(white), Some(vcf)) = (
+            field("rule"),
+            field("to_move"),
+            field("black"),
+            field("white"),
+            field("vcf"),
+        ) else {
+            continue;
+        };
+        let pos = parse_position(&format!("B {black} | W {white} | {to_move}")).unwrap();
+        let mut board = Board::square(15).unwrap();
+        for &(p, c) in &pos.stones {
+            board.place(p, c);
+        }
+        board.set_side_to_move(pos.to_move);
+        out.push(Puzzle {
+            rule: Rule::from_name(rule).unwrap(),
+            board,
+            vcf: vcf == "yes",
+            min_fours: field("min_fours")
+                .and_then(|m| m.parse().ok())
+                .unwrap_or(99),
+        });
+    }
+    out
+}
+
+#[test]
+fn finds_short_forced_wins_and_claims_no_false_ones() {
+    let all = puzzles();
+    assert!(all.len() > 100);
+    let mut wins = 0;
+    let mut negatives = 0;
+    for (i, p) in all.iter().enumerate() {
+        if p.vcf && p.min_fours <= 2 {
+            let r = search(&p.board, p.rule, 7);
+            assert!(
+                r.score >= MATE_BOUND,
+                "puzzle {i} not won: {r:?}\n{:?}",
+                p.board
+            );
+            wins += 1;
+        } else if !p.vcf && i % 2 == 0 {
+            let r = search(&p.board, p.rule, 5);
+            assert!(
+                r.score < MATE_BOUND,
+                "puzzle {i}: false win {r:?}\n{:?}",
+                p.board
+            );
+            negatives += 1;
+        }
+    }
+    assert!(
+        wins >= 10 && negatives >= 10,
+        "{wins} wins, {negatives} negatives"
+    );
+}
+
+#[test]
+fn never_plays_a_renju_foul() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/renju-forbidden-random.txt"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')).step_by(12) {
+        let f: Vec<&str> = line.split('|').map(str::trim).collect();
+        if f.len() < 4 || f[3] == "F -" {
+            continue;
+        }
+        let pos = parse_position(&format!("{} | {} | black", f[1], f[2])).unwrap();
+        let mut b = Board::square(15).unwrap();
+        for &(p, c) in &pos.stones {
+            b.place(p, c);
+        }
+        b.set_side_to_move(Color::Black);
+        if rules::winner_after_last(&b, Rule::Renju).is_some()
+            || b.empty_points()
+                .any(|p| rules::is_five(&b, p, Color::White, Rule::Renju))
+        {
+            continue;
+        }
+        let r = search(&b, Rule::Renju, 3);
+        assert!(
+            rules::forbidden(&b, r.best).is_none(),
+            "{line}: {:?}",
+            r.best
+        );
+        checked += 1;
+    }
+    let _ = parse_pos("h8");
+    assert!(checked >= 20, "only {checked}");
+}
