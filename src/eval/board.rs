@@ -29,7 +29,7 @@ pub struct EvalBoard {
     threat: Vec<[u8; 2]>,
     value: Vec<[i32; 2]>,
     near: Vec<u8>,
-    counts: [[u16; CellThreat::COUNT]; 2],
+    counts: [[u16; 32]; 2],
     value_sum: [i32; 2],
     playable: Vec<Pos>,
 }
@@ -52,7 +52,7 @@ impl EvalBoard {
             threat: vec![[0; 2]; CELLS],
             value: vec![[0; 2]; CELLS],
             near: vec![0; CELLS],
-            counts: [[0; CellThreat::COUNT]; 2],
+            counts: [[0; 32]; 2],
             value_sum: [0; 2],
             playable: board.points().collect(),
         };
@@ -147,7 +147,7 @@ impl EvalBoard {
     /// Number of empty cells where `color` has a threat class of at least `t`. O(1).
     #[inline]
     pub fn count_at_least(&self, color: Color, t: CellThreat) -> u32 {
-        self.counts[color.index()][t as usize..]
+        self.counts[color.index()][t as usize..CellThreat::COUNT]
             .iter()
             .map(|&n| u32::from(n))
             .sum()
@@ -223,8 +223,7 @@ impl EvalBoard {
                         break;
                     }
                     self.keys[q.index()][di] ^= code << shift_of(-sign * k);
-                    if cell == Cell::Empty {
-                        self.load_patterns(q, di);
+                    if cell == Cell::Empty && self.load_patterns(q, di) {
                         self.recombine(q, true);
                     }
                 }
@@ -232,12 +231,15 @@ impl EvalBoard {
         }
     }
 
+    /// Reads the patterns of `q` along direction `di` from its key; true if they changed.
     #[inline]
-    fn load_patterns(&mut self, q: Pos, di: usize) {
+    fn load_patterns(&mut self, q: Pos, di: usize) -> bool {
         let e = self.table.get(self.keys[q.index()][di]);
         let cell = &mut self.pats[q.index()];
+        let changed = cell[0][di] != e[0] || cell[1][di] != e[1];
         cell[0][di] = e[0];
         cell[1][di] = e[1];
+        changed
     }
 
     /// Recomputes the threat bytes and scores of the empty cell `q` from its patterns;
@@ -256,7 +258,7 @@ impl EvalBoard {
                 self.counts[c][(self.threat[i][c] & THREAT_MASK) as usize] -= 1;
                 self.value_sum[c] -= self.value[i][c];
             }
-            let v = self.weights.cell(pats, CellThreat::from_u8(t));
+            let v = self.weights.cell(pats, t);
             self.threat[i][c] = t;
             self.value[i][c] = v;
             self.counts[c][(t & THREAT_MASK) as usize] += 1;

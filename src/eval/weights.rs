@@ -8,10 +8,10 @@ use crate::rules::pattern::{CellThreat, LinePattern};
 /// Scores of line patterns and cell threats for one side's view of an empty cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
-    /// Score per [`LinePattern`], indexed by discriminant.
-    pub line: [i32; 12],
-    /// Bonus per [`CellThreat`], indexed by discriminant.
-    pub threat: [i32; CellThreat::COUNT],
+    /// Score per [`LinePattern`], indexed by discriminant (entries past `Five` unused).
+    pub line: [i32; 16],
+    /// Bonus per [`CellThreat`], indexed by discriminant (entries past `Five` unused).
+    pub threat: [i32; 32],
     /// Weight (in 1/16) of the side to move's sum in [`crate::eval::EvalBoard::evaluate`].
     pub own_scale: i32,
     /// Weight (in 1/16) of the opponent's sum.
@@ -22,21 +22,29 @@ impl Weights {
     /// The default weights.
     pub const DEFAULT: Weights = Weights {
         // Dead, Overline, B1, F1, B2, F2, B3, F3, B4, F4, DoubleFour, Five
-        line: [0, 0, 1, 2, 4, 10, 12, 30, 24, 120, 120, 600],
+        line: [0, 0, 1, 2, 4, 10, 12, 30, 24, 120, 120, 600, 0, 0, 0, 0],
         // None, Forbidden, F2, B3, F2x2, B3+, F3, F3+, F3x2, B4, B4+, B4F3, B4x2, F4, Five
-        threat: [0, 0, 0, 0, 10, 12, 0, 20, 80, 0, 30, 160, 300, 300, 0],
+        threat: [
+            0, 0, 0, 0, 10, 12, 0, 20, 80, 0, 30, 160, 300, 300, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0,
+        ],
         own_scale: 20,
         opp_scale: 16,
     };
 
-    /// The score of one cell from its four line patterns and its threat class.
+    /// The score of one cell from its four line patterns and its threat byte (a
+    /// [`CellThreat`] discriminant plus flag bits).
     #[inline]
-    pub fn cell(&self, pats: [u8; 4], threat: CellThreat) -> i32 {
-        if threat == CellThreat::Forbidden {
+    pub fn cell(&self, pats: [u8; 4], threat: u8) -> i32 {
+        let t = (threat & crate::rules::pattern::THREAT_MASK) as usize;
+        if t == CellThreat::Forbidden as usize {
             return 0;
         }
-        let line: i32 = pats.iter().map(|&p| self.line[p as usize % 12]).sum();
-        line + self.threat[threat as usize]
+        self.line[pats[0] as usize & 15]
+            + self.line[pats[1] as usize & 15]
+            + self.line[pats[2] as usize & 15]
+            + self.line[pats[3] as usize & 15]
+            + self.threat[t]
     }
 
     /// The score of one line pattern.

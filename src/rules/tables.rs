@@ -20,8 +20,8 @@ pub const KEYS: usize = 1 << 20;
 
 /// The per-rule line table: `[black, white]` pattern per absolute key.
 pub struct PatternTable {
-    entries: Box<[[u8; 2]]>,
-    combine: [Box<[u8]>; 2],
+    entries: Box<[[u8; 2]; KEYS]>,
+    combine: [Box<[u8; 1 << 16]>; 2],
 }
 
 impl PatternTable {
@@ -41,7 +41,7 @@ impl PatternTable {
     /// packed 4 bits each (direction 0 in the low nibble).
     #[inline]
     pub fn combine(&self, packed: u16, color: Color) -> u8 {
-        self.combine[color.index()][packed as usize]
+        self.combine[color.index() & 1][packed as usize]
     }
 
     fn build(rule: Rule) -> PatternTable {
@@ -56,7 +56,10 @@ impl PatternTable {
             Some(RelativeTable::build(kinds[1]))
         };
         let white_ref = white.as_ref().unwrap_or(&black);
-        let mut entries = vec![[0u8; 2]; KEYS].into_boxed_slice();
+        let mut entries: Box<[[u8; 2]; KEYS]> = vec![[0u8; 2]; KEYS]
+            .into_boxed_slice()
+            .try_into()
+            .expect("KEYS entries");
         for_each_realizable(|key| {
             entries[key as usize] = [black.get(key), white_ref.get(swap_colors(key))];
         });
@@ -70,6 +73,8 @@ impl PatternTable {
                 })
                 .collect::<Vec<u8>>()
                 .into_boxed_slice()
+                .try_into()
+                .expect("65536 entries")
         });
         PatternTable { entries, combine }
     }

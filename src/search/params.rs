@@ -33,7 +33,7 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVE: usize = 3;
 
 /// Nodes between time checks on the main thread.
-pub const TIME_CHECK_NODES: u64 = 1024;
+pub const TIME_CHECK_NODES: u64 = 256;
 
 /// Reduction in plies for a late move at `depth` with index `index`.
 #[inline]

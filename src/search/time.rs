@@ -29,7 +29,7 @@ impl Default for TimeControl {
 }
 
 /// Fixed reserve kept from every turn limit for process and pipe overhead (ms).
-pub const TURN_RESERVE_MS: i64 = 30;
+pub const TURN_RESERVE_MS: i64 = 40;
 /// Fixed reserve kept from the match time left (ms).
 pub const MATCH_RESERVE_MS: i64 = 100;
 /// Hard limit used when the turn limit is 0 ("as fast as possible").
