@@ -14,7 +14,7 @@ use super::time::Clock;
 use super::tt::{Bound, Tt};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
-use crate::types::Pos;
+use crate::types::{Pos, Rule};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// State shared by all workers of one search.
@@ -255,11 +255,15 @@ impl<'a> Worker<'a> {
             return mate_in(ply + 1);
         }
         let opp_fives = self.eb.count(opp, CellThreat::Five);
-        if opp_fives >= 2 {
+        // (Under caro a block can close the other five's end, so two fives are not proof.)
+        if opp_fives >= 2 && !matches!(self.eb.rule(), Rule::Caro | Rule::CaroExact) {
             return mated_in(ply + 2);
         }
         if opp_fives == 0 && movegen::has_winning_point(&self.eb, me) {
             return mate_in(ply + 3);
+        }
+        if opp_fives == 0 && movegen::has_winning_threat(&self.eb, me) {
+            return mate_in(ply + 5);
         }
         if self.eb.board().is_full() {
             return 0;

@@ -87,6 +87,19 @@ pub fn has_winning_point(eb: &EvalBoard, color: Color) -> bool {
         .any(|&p| eb.threat(p, color).is_winning() && eb.board().is_empty(p) && !eb.is_forbidden(p))
 }
 
+/// True if `color`, to move, wins in five plies through a four-three or a double three
+/// because the opponent cannot make a four at all: the opponent must block the four (or one
+/// three) with a stone on that line, and the other three becomes a live four. Not used for
+/// black under renju (the live-four point may be a foul). The caller has checked that the
+/// opponent has no five point.
+pub fn has_winning_threat(eb: &EvalBoard, color: Color) -> bool {
+    if eb.rule() == Rule::Renju && color == Color::Black {
+        return false;
+    }
+    eb.count(color, CellThreat::Block4Flex3) + eb.count(color, CellThreat::Flex3x2) > 0
+        && eb.count_at_least(color.opponent(), CellThreat::Block4) == 0
+}
+
 /// Fills `out` with the moves of the side to move, ordered best first, and says which kind
 /// of node this is.
 pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) -> NodeKind {
