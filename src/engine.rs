@@ -3,8 +3,11 @@
 //! text.
 //!
 //! Move choice here is the simple mover of the rules/protocol milestone: take an immediate
-//! win, block the opponent's immediate five, otherwise play the legal point with the most
-//! stones around it. The search issue replaces [`Engine::think`]'s body.
+//! win, block the opponent's immediate five, block the opponent's open three (a point where it
+//! would get two winning points; needed for the Gomocup admission checks STD-2 and CARO-2),
+//! otherwise play the legal point with the most stones around it. The search issue replaces
+//! [`Engine::think`]'s body; [`Engine::choose`] wraps `think` so that the protocol's reply is
+//! always legal.
 
 use crate::rules::{self, Board, BoardError};
 use crate::types::{Color, Pos, Rule};
@@ -32,6 +35,8 @@ pub struct Options {
     pub threads: usize,
     /// Transposition table size in KiB, if set with `INFO hash_size`.
     pub hash_kb: Option<u64>,
+    /// The point under the manager's mouse (`INFO evaluate x,y`); unused by the search.
+    pub evaluate: Option<(i64, i64)>,
 }
 
 impl Default for Options {
@@ -46,6 +51,7 @@ impl Default for Options {
             folder: None,
             threads: 1,
             hash_kb: None,
+            evaluate: None,
         }
     }
 }
@@ -208,10 +214,39 @@ impl Engine {
     }
 }
 
-/// The simple mover: an immediate win, else a block of the opponent's five, else the legal
-/// point with the most stones within two cells (ties: nearest the centre, then lowest point).
+impl Engine {
+    /// True if the side to move may play `p` under the current rule (empty, on the board and,
+    /// for black under renju, not forbidden).
+    pub fn is_legal_move(&self, p: Pos) -> bool {
+        self.board.as_ref().is_some_and(|b| {
+            b.check_empty(p).is_ok() && rules::is_legal(b, p, b.side_to_move(), self.options.rule)
+        })
+    }
+
+    /// [`Engine::think`], checked: a move that is not legal for the side to move (a search
+    /// bug) is replaced by the simple mover's choice, so the reply is always legal.
+    pub fn choose(
+        &mut self,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&ThinkReport),
+    ) -> Result<Pos, EngineError> {
+        let p = self.think(stop, report)?;
+        if self.is_legal_move(p) {
+            return Ok(p);
+        }
+        log::error!("think returned the illegal move {p:?}; using the simple mover");
+        let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
+        simple_move(b, self.options.rule).ok_or(EngineError::NoMove)
+    }
+}
+
+/// The simple mover: an immediate win, else a block of the opponent's five, else a block of
+/// the opponent's open three (a point where the opponent would get two winning points, such
+/// as an open four), else the legal point with the most stones within two cells. Ties: most
+/// stones around, then nearest the centre, then lowest point.
 pub fn simple_move(board: &Board, rule: Rule) -> Option<Pos> {
     let me = board.side_to_move();
+    let opp = me.opponent();
     let legal = |p: Pos| rules::is_legal(board, p, me, rule);
     let empties: Vec<Pos> = board.empty_points().collect();
     if let Some(&p) = empties
@@ -222,22 +257,52 @@ pub fn simple_move(board: &Board, rule: Rule) -> Option<Pos> {
     }
     if let Some(&p) = empties
         .iter()
-        .find(|&&p| rules::is_five(board, p, me.opponent(), rule) && legal(p))
+        .find(|&&p| rules::is_five(board, p, opp, rule) && legal(p))
     {
         return Some(p);
     }
     let center = board.center();
+    let density = |p: Pos| {
+        let mut near = 0i64;
+        for q in board.points().filter(|q| q.distance(p) <= 2) {
+            if !board.is_empty(q) {
+                near += 3 - q.distance(p) as i64;
+            }
+        }
+        (near, -(p.distance(center) as i64), std::cmp::Reverse(p))
+    };
+    let mut scratch = board.clone();
+    let blocks: Vec<Pos> = empties
+        .iter()
+        .copied()
+        .filter(|&p| board.has_neighbour(p, 4) && makes_two_wins(&mut scratch, p, opp, rule))
+        .filter(|&p| rules::is_legal(board, p, opp, rule) && legal(p))
+        .collect();
+    if let Some(p) = blocks.into_iter().max_by_key(|&p| density(p)) {
+        return Some(p);
+    }
     empties
         .iter()
         .copied()
         .filter(|&p| legal(p))
-        .max_by_key(|&p| {
-            let mut near = 0i64;
-            for q in board.points().filter(|q| q.distance(p) <= 2) {
-                if !board.is_empty(q) {
-                    near += 3 - q.distance(p) as i64;
-                }
+        .max_by_key(|&p| density(p))
+}
+
+/// True if a stone of `color` at the empty point `p` would give `color` at least two
+/// different points that each complete a winning line (an open four or a double four).
+/// `scratch` is a copy of the board; it is returned unchanged.
+fn makes_two_wins(scratch: &mut Board, p: Pos, color: Color, rule: Rule) -> bool {
+    scratch.place(p, color);
+    let mut wins: Vec<Pos> = Vec::new();
+    for dir in Board::directions() {
+        for step in -4..=4isize {
+            let q = p.offset(dir, step);
+            if scratch.is_empty(q) && !wins.contains(&q) && rules::is_five(scratch, q, color, rule)
+            {
+                wins.push(q);
             }
-            (near, -(p.distance(center) as i64), std::cmp::Reverse(p))
-        })
+        }
+    }
+    let _ = scratch.undo();
+    wins.len() >= 2
 }

@@ -10,6 +10,7 @@ pub mod bench;
 pub mod engine;
 pub mod eval;
 pub mod notation;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod types;

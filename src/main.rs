@@ -1,3 +1,42 @@
-//! `pbrain-lianzhu`: the Gomocup brain.
+//! `pbrain-lianzhu`: the Gomocup brain. With no subcommand it speaks the Gomocup protocol on
+//! stdin/stdout (see `protocol.md`). Logs go to stderr through `env_logger` and are off unless
+//! `RUST_LOG` is set (Piskvork reads stderr as protocol lines).
 
-fn main() {}
+use clap::{Parser, Subcommand};
+use lianzhu::engine::Engine;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "pbrain-lianzhu",
+    version,
+    about = "Lianzhu Gomoku/Renju engine"
+)]
+struct Cli {
+    /// Number of search threads (INFO thread_num overrides it).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Speak the Gomocup protocol on stdin/stdout (the default).
+    Protocol,
+}
+
+fn main() {
+    env_logger::Builder::new()
+        .filter_level(log::LevelFilter::Off)
+        .parse_env("RUST_LOG")
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let mut engine = Engine::new();
+    if let Some(n) = cli.threads {
+        engine.options.threads = n.max(1);
+    }
+    match cli.command {
+        None | Some(Cmd::Protocol) => lianzhu::protocol::run(engine),
+    }
+}

@@ -1,0 +1,543 @@
+//! The Gomocup (Piskvork) protocol loop of `pbrain-lianzhu`; `protocol.md` at the top of the
+//! repository describes every command and reply.
+//!
+//! Threads: a reader thread owns the input and forwards every line over an mpsc channel; the
+//! calling thread owns the [`Engine`], runs the commands in order and thinks in place. While it
+//! thinks, the reader itself reacts to `STOP`, `YXSTOP`, `END` and `INFO timeout_turn 0` by
+//! setting the one shared stop flag, so a long search answers at once.
+//!
+//! Invariants:
+//! - Commands are carried out in the order received; a command that fails leaves the game as
+//!   it was and is answered `ERROR <why>` (unknown ones `UNKNOWN <what>`). `INFO` is never
+//!   answered except, for a value we refuse, by one `MESSAGE` line.
+//! - Our reply move is legal ([`Engine::choose`]) and is played on our board before it is sent.
+//! - After `END` is read nothing more is written (commands queued before it may go
+//!   unanswered) and the process ends within 100 ms (the reader's watchdog exits the process
+//!   if the main thread is stuck).
+//! - At end of input the commands already received are still answered, with every search
+//!   stopped at once, and the loop ends; the watchdog allows 100 ms here too, so a long
+//!   backlog is answered only as far as it gets.
+//! - Nothing is written before the first command.
+//! - Stop-flag handshake: the reader forwards a line *before* it sets the stop flag; the main
+//!   thread clears the flag *before* it drains the channel at the start of a search, so an
+//!   interrupt that arrives around that moment is never lost.
+
+pub mod command;
+pub mod output;
+
+use crate::engine::{Engine, EngineError};
+use crate::types::{Color, Pos, Rule};
+use command::{Command, Field, Info, Parser, StoneLine};
+use output::Output;
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Least time between two search progress `MESSAGE` lines.
+pub const REPORT_INTERVAL: Duration = Duration::from_millis(250);
+/// How long after `END` the reader waits for the main thread before it ends the process.
+pub const END_GRACE: Duration = Duration::from_millis(100);
+/// How long after end of input the reader waits before it ends the process.
+pub const EOF_GRACE: Duration = Duration::from_millis(100);
+
+/// What the reader thread forwards.
+#[derive(Debug)]
+enum Event {
+    Line(String),
+    Eof,
+}
+
+/// Flags shared by the reader and the main thread.
+#[derive(Debug, Default)]
+struct Signals {
+    /// Asks a running search to return its best move now.
+    stop: AtomicBool,
+    /// Input has ended: every further search must stop at once.
+    closed: AtomicBool,
+    /// `END` was read: write nothing more, exit.
+    ended: Arc<AtomicBool>,
+}
+
+/// Runs the protocol on stdin/stdout until `END` or end of input.
+pub fn run(engine: Engine) {
+    let signals = Arc::new(Signals::default());
+    let (tx, rx) = mpsc::channel();
+    let sig = Arc::clone(&signals);
+    let spawned = thread::Builder::new()
+        .name("stdin-reader".into())
+        .spawn(move || read_input(io::stdin().lock(), &tx, &sig, true));
+    if let Err(e) = spawned {
+        log::error!("cannot start the reader thread: {e}");
+        return;
+    }
+    let out = Output::stdout(Arc::clone(&signals.ended));
+    Session::new(engine, out, rx, signals).run();
+}
+
+/// Runs the protocol on `input` and returns what was written to `sink` (for tests; no
+/// process-ending watchdog).
+pub fn run_with<R, W>(input: R, sink: W, engine: Engine) -> W
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let signals = Arc::new(Signals::default());
+    let (tx, rx) = mpsc::channel();
+    let sig = Arc::clone(&signals);
+    let reader = thread::spawn(move || read_input(input, &tx, &sig, false));
+    let out = Output::new(sink, Arc::clone(&signals.ended));
+    let mut session = Session::new(engine, out, rx, signals);
+    session.run();
+    let _ = reader.join();
+    session.out.into_inner()
+}
+
+/// The reader thread: forwards lines, raises the stop flag for interrupts, and (with
+/// `watchdog`) ends the process if the main thread has not finished in time after `END` or
+/// end of input.
+fn read_input<R: BufRead>(mut input: R, tx: &Sender<Event>, sig: &Signals, watchdog: bool) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                log::warn!("cannot read input: {e}");
+                break;
+            }
+        }
+        let line = String::from_utf8_lossy(&buf).into_owned();
+        if command::is_end(&line) {
+            sig.ended.store(true, SeqCst);
+            sig.stop.store(true, SeqCst);
+            let _ = tx.send(Event::Line(line));
+            if watchdog {
+                thread::sleep(END_GRACE);
+                log::warn!("main thread still busy {END_GRACE:?} after END; exiting");
+                std::process::exit(0);
+            }
+            return;
+        }
+        let interrupt = command::is_interrupt(&line);
+        if tx.send(Event::Line(line)).is_err() {
+            return;
+        }
+        if interrupt {
+            sig.stop.store(true, SeqCst);
+        }
+    }
+    let _ = tx.send(Event::Eof);
+    sig.closed.store(true, SeqCst);
+    sig.stop.store(true, SeqCst);
+    if watchdog {
+        thread::sleep(EOF_GRACE);
+        log::warn!("main thread still busy {EOF_GRACE:?} after end of input; exiting");
+        std::process::exit(0);
+    }
+}
+
+/// The main-thread side: the engine, the parser and the output.
+struct Session<W: Write> {
+    engine: Engine,
+    out: Output<W>,
+    parser: Parser,
+    rx: Receiver<Event>,
+    pending: VecDeque<Event>,
+    sig: Arc<Signals>,
+}
+
+impl<W: Write> Session<W> {
+    fn new(engine: Engine, out: Output<W>, rx: Receiver<Event>, sig: Arc<Signals>) -> Self {
+        Session {
+            engine,
+            out,
+            parser: Parser::new(),
+            rx,
+            pending: VecDeque::new(),
+            sig,
+        }
+    }
+
+    fn run(&mut self) {
+        loop {
+            let event = match self.pending.pop_front() {
+                Some(e) => e,
+                None => match self.rx.recv() {
+                    Ok(e) => e,
+                    Err(_) => return,
+                },
+            };
+            if self.sig.ended.load(SeqCst) {
+                return;
+            }
+            let Event::Line(line) = event else {
+                return;
+            };
+            log::debug!("< {}", line.trim_end());
+            for result in self.parser.feed(&line) {
+                match result {
+                    Ok(Command::End) => return,
+                    Ok(cmd) => self.execute(cmd),
+                    Err(e) => self.out.error(&e.0),
+                }
+            }
+        }
+    }
+
+    fn execute(&mut self, cmd: Command) {
+        let result = match cmd {
+            Command::Start(n) => self.engine.start(n, n).map(|()| self.out.ok()),
+            Command::RectStart(w, h) => self.engine.start(w, h).map(|()| self.out.ok()),
+            Command::Restart => self.engine.restart().map(|()| self.out.ok()),
+            Command::Begin => match self.engine.board() {
+                Some(_) => {
+                    self.think_and_reply();
+                    Ok(())
+                }
+                None => Err(EngineError::NoGame),
+            },
+            Command::Turn(x, y) => self
+                .engine
+                .pos(x, y)
+                .and_then(|p| self.engine.play(p))
+                .map(|()| self.think_and_reply()),
+            Command::Board(stones) => {
+                match self.set_board(&stones) {
+                    Ok(()) => self.think_and_reply(),
+                    Err(why) => self.out.error(&why),
+                }
+                Ok(())
+            }
+            Command::YxBoard(stones) => {
+                if let Err(why) = self.set_board(&stones) {
+                    self.out.error(&why);
+                }
+                Ok(())
+            }
+            Command::Swap2Board(_) => {
+                self.out.unknown("SWAP2BOARD is not supported");
+                Ok(())
+            }
+            Command::Info(info) => {
+                self.apply_info(info);
+                Ok(())
+            }
+            Command::About => {
+                self.out.about();
+                Ok(())
+            }
+            Command::Takeback(x, y) => self
+                .engine
+                .pos(x, y)
+                .and_then(|p| self.engine.takeback(p))
+                .map(|()| self.out.ok()),
+            Command::Play(x, y) => self
+                .engine
+                .pos(x, y)
+                .and_then(|p| self.engine.play(p).map(|()| p))
+                .map(|p| self.out.mv(p)),
+            // Idle: nothing to stop, nothing to answer. (END never gets here.)
+            Command::Stop | Command::End => Ok(()),
+            Command::YxShowForbid => {
+                self.out.forbid(&self.engine.forbidden_points());
+                Ok(())
+            }
+            Command::Unknown(word) => {
+                self.out
+                    .unknown(&format!("{word} is not a supported command"));
+                Ok(())
+            }
+        };
+        if let Err(e) = result {
+            self.out.error(&e.to_string());
+        }
+    }
+
+    fn apply_info(&mut self, info: Info) {
+        let o = &mut self.engine.options;
+        match info {
+            Info::TimeoutTurn(v) => o.timeout_turn_ms = v,
+            Info::TimeoutMatch(v) => o.timeout_match_ms = v,
+            Info::TimeLeft(v) => o.time_left_ms = v,
+            Info::MaxMemory(v) => o.max_memory = v,
+            Info::GameType(v) => o.game_type = v,
+            Info::Rule(v) => match Rule::from_gomocup(v) {
+                Some(rule) => o.rule = rule,
+                None => {
+                    let why = format!("rule {v} is not supported; keeping rule {}", o.rule);
+                    self.out.message(&why);
+                }
+            },
+            Info::Evaluate(x, y) => o.evaluate = Some((x, y)),
+            Info::Folder(f) => o.folder = Some(f),
+            Info::ThreadNum(n) => o.threads = n,
+            Info::HashSize(kb) => o.hash_kb = Some(kb),
+            Info::Ignored(_) => {}
+            Info::Invalid { key, why } => self.out.message(&format!(
+                "INFO {key} ignored: {why}; keeping the previous value"
+            )),
+        }
+    }
+
+    /// Sets the position of a `BOARD`/`YXBOARD` block; the game is unchanged on error.
+    fn set_board(&mut self, lines: &[StoneLine]) -> Result<(), String> {
+        if self.engine.board().is_none() {
+            return Err(EngineError::NoGame.to_string());
+        }
+        let (stones, to_move) = board_position(&self.engine, lines)?;
+        self.engine
+            .set_position(&stones, to_move)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Chooses a move, plays it on our board and sends it (or `ERROR` if there is none).
+    fn think_and_reply(&mut self) {
+        let sig = &self.sig;
+        // Clear the flag first, then look at what is already queued (see module docs).
+        sig.stop.store(sig.closed.load(SeqCst), SeqCst);
+        self.pending.extend(self.rx.try_iter());
+        let queued_interrupt = self.pending.iter().any(|e| match e {
+            Event::Line(l) => command::is_interrupt(l),
+            Event::Eof => true,
+        });
+        if queued_interrupt {
+            sig.stop.store(true, SeqCst);
+        }
+        let out = &mut self.out;
+        let mut limit = RateLimit::new(REPORT_INTERVAL);
+        let result = self.engine.choose(&sig.stop, &mut |r| {
+            if limit.ready(Instant::now()) {
+                out.report(r);
+            }
+        });
+        if sig.ended.load(SeqCst) {
+            return;
+        }
+        match result.and_then(|p| self.engine.play(p).map(|()| p)) {
+            Ok(p) => self.out.mv(p),
+            Err(e) => self.out.error(&e.to_string()),
+        }
+    }
+}
+
+/// Lets an event through at most once per interval (the first one always).
+#[derive(Debug)]
+pub struct RateLimit {
+    interval: Duration,
+    last: Option<Instant>,
+}
+
+impl RateLimit {
+    /// A limiter that has let nothing through yet.
+    pub fn new(interval: Duration) -> Self {
+        RateLimit {
+            interval,
+            last: None,
+        }
+    }
+
+    /// True (and the clock restarts) if at least the interval has passed since the last event
+    /// let through, or none was.
+    pub fn ready(&mut self, now: Instant) -> bool {
+        let ok = self
+            .last
+            .is_none_or(|t| now.saturating_duration_since(t) >= self.interval);
+        if ok {
+            self.last = Some(now);
+        }
+        ok
+    }
+}
+
+/// The stones and side to move of a `BOARD`/`YXBOARD` block.
+///
+/// Field 1 is the side to move, 2 its opponent. Black is the side to move when both have as
+/// many stones, the opponent when it has one stone more, and otherwise the side of the first
+/// stone listed. Stones keep the order given. Field 3 (continuous-game stones) is refused: we
+/// do not play the continuous game, and treating such a stone as either colour would be wrong.
+pub fn board_position(
+    engine: &Engine,
+    lines: &[StoneLine],
+) -> Result<(Vec<(Pos, Color)>, Color), String> {
+    if lines.iter().any(|s| s.field == Field::Continuous) {
+        return Err("field 3 (continuous-game stone) is not supported".into());
+    }
+    let own = lines.iter().filter(|s| s.field == Field::Own).count();
+    let opp = lines.len() - own;
+    let own_is_black = if own == opp {
+        true
+    } else if opp == own + 1 {
+        false
+    } else {
+        lines[0].field == Field::Own
+    };
+    let to_move = if own_is_black {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let stones = lines
+        .iter()
+        .map(|s| {
+            let p = engine.pos(s.x, s.y).map_err(|e| e.to_string())?;
+            let c = match s.field {
+                Field::Own => to_move,
+                _ => to_move.opponent(),
+            };
+            Ok((p, c))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((stones, to_move))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn session(input: &str) -> String {
+        let out = run_with(Cursor::new(input.to_string()), Vec::new(), Engine::new());
+        String::from_utf8(out).unwrap()
+    }
+
+    fn stones(list: &[(i64, i64, Field)]) -> Vec<StoneLine> {
+        list.iter()
+            .map(|&(x, y, field)| StoneLine { x, y, field })
+            .collect()
+    }
+
+    #[test]
+    fn side_to_move_from_counts() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        let (own, opp) = (Field::Own, Field::Opponent);
+        let cases = [
+            (stones(&[]), Color::Black),
+            (stones(&[(1, 1, own), (2, 2, opp)]), Color::Black),
+            (stones(&[(1, 1, opp)]), Color::White),
+            (
+                stones(&[(1, 1, opp), (2, 2, own), (3, 3, opp)]),
+                Color::White,
+            ),
+            (
+                stones(&[(1, 1, own), (2, 2, own), (3, 3, own)]),
+                Color::Black,
+            ),
+            (
+                stones(&[(1, 1, opp), (2, 2, own), (3, 3, own)]),
+                Color::White,
+            ),
+            (
+                stones(&[(1, 1, own), (2, 2, opp), (3, 3, opp), (4, 4, opp)]),
+                Color::Black,
+            ),
+        ];
+        for (lines, want) in cases {
+            let (placed, to_move) = board_position(&e, &lines).unwrap();
+            assert_eq!(to_move, want, "{lines:?}");
+            for (s, (p, c)) in lines.iter().zip(&placed) {
+                assert_eq!((p.x() as i64, p.y() as i64), (s.x, s.y));
+                assert_eq!(*c == to_move, s.field == Field::Own);
+            }
+        }
+        assert!(board_position(&e, &stones(&[(1, 1, Field::Continuous)])).is_err());
+        assert!(board_position(&e, &stones(&[(15, 1, Field::Own)])).is_err());
+    }
+
+    #[test]
+    fn in_process_session() {
+        let text = session("ABOUT\nSTART 15\r\nINFO rule 4\nBOARD\n7,7,2\nDONE\n");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("name=\"Lianzhu\""));
+        assert_eq!(lines[1], "OK");
+        assert_eq!(lines.len(), 3, "{text}");
+        let (x, y) = lines[2].split_once(',').unwrap();
+        let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
+        assert!(x < 15 && y < 15 && (x, y) != (7, 7));
+    }
+
+    #[test]
+    fn rate_limit_lets_a_few_lines_a_second_through() {
+        let t0 = Instant::now();
+        let mut limit = RateLimit::new(Duration::from_millis(250));
+        let passed = (0..100)
+            .filter(|i| limit.ready(t0 + Duration::from_millis(10 * i)))
+            .count();
+        // 0..990 ms: at 0, 250, 500, 750.
+        assert_eq!(passed, 4);
+    }
+
+    fn wait_for(flag: &AtomicBool) -> bool {
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(5) {
+            if flag.load(SeqCst) {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(1));
+        }
+        false
+    }
+
+    #[test]
+    fn reader_raises_the_stop_flag_for_interrupts() {
+        let (pipe_out, mut pipe_in) = io::pipe().unwrap();
+        let sig = Arc::new(Signals::default());
+        let (tx, rx) = mpsc::channel();
+        let s = Arc::clone(&sig);
+        let reader =
+            thread::spawn(move || read_input(io::BufReader::new(pipe_out), &tx, &s, false));
+        let line = |rx: &Receiver<Event>| match rx.recv_timeout(Duration::from_secs(5)) {
+            Ok(Event::Line(l)) => l,
+            other => panic!("expected a line, got {other:?}"),
+        };
+        pipe_in.write_all(b"TURN 1,1\r\n").unwrap();
+        assert_eq!(line(&rx), "TURN 1,1\r\n");
+        assert!(!sig.stop.load(SeqCst));
+        for interrupt in ["yxstop\n", "STOP\n", "INFO timeout_turn 0\n"] {
+            sig.stop.store(false, SeqCst);
+            pipe_in.write_all(interrupt.as_bytes()).unwrap();
+            assert!(wait_for(&sig.stop), "{interrupt}");
+            assert_eq!(line(&rx), interrupt);
+        }
+        sig.stop.store(false, SeqCst);
+        pipe_in.write_all(b"INFO timeout_turn 5000\nEND\n").unwrap();
+        assert_eq!(line(&rx), "INFO timeout_turn 5000\n");
+        assert!(wait_for(&sig.ended));
+        assert!(sig.stop.load(SeqCst));
+        reader.join().unwrap();
+        assert!(!sig.closed.load(SeqCst), "END is not end of input");
+    }
+
+    #[test]
+    fn reader_reports_end_of_input() {
+        let (pipe_out, pipe_in) = io::pipe().unwrap();
+        let sig = Arc::new(Signals::default());
+        let (tx, rx) = mpsc::channel();
+        let s = Arc::clone(&sig);
+        let reader =
+            thread::spawn(move || read_input(io::BufReader::new(pipe_out), &tx, &s, false));
+        drop(pipe_in);
+        reader.join().unwrap();
+        assert!(matches!(rx.recv().unwrap(), Event::Eof));
+        assert!(sig.closed.load(SeqCst) && sig.stop.load(SeqCst));
+        assert!(!sig.ended.load(SeqCst));
+    }
+
+    #[test]
+    fn nothing_after_end() {
+        let text = session("END\nSTART 15\nABOUT\n");
+        assert_eq!(text, "");
+    }
+
+    #[test]
+    fn eof_answers_what_was_received() {
+        let text = session("START 9\nBEGIN");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines, ["OK", "4,4"]);
+    }
+}
