@@ -1,4 +1,5 @@
-//! Tactics through the library search: immediate wins, forced blocks, live-three defence,
+//! Tactics through the library search and through the real binary (`BOARD` over pipes, with a
+//! 300 ms turn limit that every reply must meet): immediate wins, forced blocks, live-three defence,
 //! short forced wins from the shared VCF suite (and no win claims where neither a VCF nor,
 //! by Rapfi's search, any forced win exists),
 //! and never a renju foul for black.
@@ -9,7 +10,11 @@ use lianzhu::rules::{self, pattern::CellThreat, Board};
 use lianzhu::search::params::MATE_BOUND;
 use lianzhu::search::{Limits, SearchResult, Searcher};
 use lianzhu::types::{Color, Pos, Rule};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
 
 const RULES: [Rule; 5] = [
     Rule::Freestyle,
@@ -258,4 +263,176 @@ fn never_plays_a_renju_foul() {
     }
     let _ = parse_pos("h8");
     assert!(checked >= 20, "only {checked}");
+}
+
+/// The running binary, its output lines arriving on a channel.
+struct Brain {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Brain {
+    fn start() -> Brain {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-lianzhu"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start pbrain-lianzhu");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Brain {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write to the brain");
+    }
+
+    fn reply(&self) -> String {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(10))
+                .expect("no reply within 10 s");
+            if !line.starts_with("MESSAGE ") && !line.starts_with("DEBUG ") {
+                return line;
+            }
+        }
+    }
+
+    /// Sends `board` with the side to move as our colour; returns the move and the time the
+    /// reply took.
+    fn ask(&mut self, board: &Board, rule: Rule) -> (Pos, Duration) {
+        self.send(&format!("START {}", board.width()));
+        assert_eq!(self.reply(), "OK");
+        self.send(&format!("INFO rule {}", rule.gomocup_id()));
+        self.send("INFO timeout_turn 300");
+        self.send("BOARD");
+        let me = board.side_to_move();
+        for &(p, c) in board.history() {
+            let field = if c == me { 1 } else { 2 };
+            self.send(&format!("{},{},{field}", p.x(), p.y()));
+        }
+        let t = Instant::now();
+        self.send("DONE");
+        let reply = self.reply();
+        let took = t.elapsed();
+        let (x, y) = reply.split_once(',').expect("a move");
+        (Pos::new(x.parse().unwrap(), y.parse().unwrap()), took)
+    }
+}
+
+impl Drop for Brain {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn binary_wins_blocks_defends_and_stays_in_time() {
+    let mut brain = Brain::start();
+    let mut slowest = Duration::ZERO;
+    let mut asked = 0;
+    for rule in RULES {
+        for size in [15, 20] {
+            let (ox, oy) = spots(size)[1];
+            // Black to move in every case: the colour the protocol infers from BOARD must
+            // agree with the stone counts, so shapes keep black and white counts consistent.
+            for (me, opp) in [(Color::Black, Color::White), (Color::White, Color::Black)] {
+                let filler = |stones: &mut Vec<(usize, usize, Color)>| {
+                    // Balance the counts far from the action so `me` is to move.
+                    let nb = stones.iter().filter(|s| s.2 == Color::Black).count();
+                    let nw = stones.len() - nb;
+                    let (mut nb, mut nw) = (nb, nw);
+                    let mut x = 0;
+                    while !(if me == Color::Black {
+                        nb == nw
+                    } else {
+                        nb == nw + 1
+                    }) {
+                        let c = if (me == Color::Black && nb < nw)
+                            || (me == Color::White && nb <= nw)
+                        {
+                            nb += 1;
+                            Color::Black
+                        } else {
+                            nw += 1;
+                            Color::White
+                        };
+                        stones.push((x, size - 1 - (x % 2), c));
+                        x += 3;
+                    }
+                };
+                // 1. An immediate win.
+                let mut win = vec![
+                    (ox, oy, me),
+                    (ox + 1, oy, me),
+                    (ox + 3, oy, me),
+                    (ox + 4, oy, me),
+                    (ox + 1, oy + 2, opp),
+                    (ox + 2, oy + 2, opp),
+                    (ox + 3, oy + 2, opp),
+                    (ox + 4, oy + 2, opp),
+                ];
+                filler(&mut win);
+                let b = board_with(size, &win, me);
+                let (p, took) = brain.ask(&b, rule);
+                assert_eq!(p, Pos::new(ox + 2, oy), "{rule} {size} {me:?} win\n{b:?}");
+                slowest = slowest.max(took);
+                // 2. A single five threat to block.
+                let mut block = vec![(ox, oy, me)];
+                for k in 1..5 {
+                    block.push((ox + k, oy + k, opp));
+                }
+                block.extend([(ox + 5, oy, me), (ox + 6, oy, me), (ox + 7, oy, me)]);
+                filler(&mut block);
+                let b = board_with(size, &block, me);
+                let (p, took) = brain.ask(&b, rule);
+                assert_eq!(
+                    p,
+                    Pos::new(ox + 5, oy + 5),
+                    "{rule} {size} {me:?} block\n{b:?}"
+                );
+                slowest = slowest.max(took);
+                // 3. A live three to answer.
+                let mut three = vec![
+                    (ox + 2, oy + 1, opp),
+                    (ox + 3, oy + 1, opp),
+                    (ox + 4, oy + 1, opp),
+                    (ox + 2, oy + 3, me),
+                    (ox + 5, oy + 3, me),
+                ];
+                filler(&mut three);
+                let b = board_with(size, &three, me);
+                let (p, took) = brain.ask(&b, rule);
+                let mut eb = EvalBoard::new(&b, rule);
+                let made_four = eb.threat(p, me) >= CellThreat::Block4;
+                eb.make(p);
+                let live = eb.count(opp, CellThreat::Flex4) + eb.count(opp, CellThreat::Block4x2);
+                assert!(
+                    made_four || live == 0,
+                    "{rule} {size} {me:?}: {p:?} ignores the three\n{b:?}"
+                );
+                slowest = slowest.max(took);
+                asked += 3;
+            }
+        }
+    }
+    eprintln!("{asked} positions through the binary, slowest reply {slowest:?}");
+    assert!(slowest < Duration::from_millis(300), "{slowest:?}");
 }

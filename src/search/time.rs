@@ -28,8 +28,11 @@ impl Default for TimeControl {
     }
 }
 
-/// Fixed reserve kept from every turn limit for process and pipe overhead (ms).
-pub const TURN_RESERVE_MS: i64 = 40;
+/// Fixed reserve kept from every turn limit for process and pipe overhead (ms); a further
+/// 1/16 of the turn, at most [`TURN_RESERVE_MAX_MS`], is kept as well.
+pub const TURN_RESERVE_MS: i64 = 50;
+/// Cap of the proportional part of the turn reserve (ms).
+pub const TURN_RESERVE_MAX_MS: i64 = 250;
 /// Fixed reserve kept from the match time left (ms).
 pub const MATCH_RESERVE_MS: i64 = 100;
 /// Hard limit used when the turn limit is 0 ("as fast as possible").
@@ -59,7 +62,8 @@ impl TimeControl {
                 maximum: t,
             };
         }
-        let mut maximum = self.turn_ms - TURN_RESERVE_MS - self.turn_ms / 20;
+        let mut maximum =
+            self.turn_ms - TURN_RESERVE_MS - (self.turn_ms / 16).min(TURN_RESERVE_MAX_MS);
         let mut optimum = maximum / 2;
         if self.match_limited() {
             let left = (self.time_left_ms - MATCH_RESERVE_MS - self.time_left_ms / 30).max(0);
