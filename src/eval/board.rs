@@ -223,47 +223,55 @@ impl EvalBoard {
                         break;
                     }
                     self.keys[q.index()][di] ^= code << shift_of(-sign * k);
-                    if cell == Cell::Empty && self.load_patterns(q, di) {
-                        self.recombine(q, true);
+                    if cell == Cell::Empty {
+                        let changed = self.load_patterns(q, di);
+                        if changed[0] {
+                            self.recombine_color(q, Color::Black, true);
+                        }
+                        if changed[1] {
+                            self.recombine_color(q, Color::White, true);
+                        }
                     }
                 }
             }
         }
     }
 
-    /// Reads the patterns of `q` along direction `di` from its key; true if they changed.
+    /// Reads the patterns of `q` along direction `di` from its key; says per colour whether
+    /// they changed.
     #[inline]
-    fn load_patterns(&mut self, q: Pos, di: usize) -> bool {
+    fn load_patterns(&mut self, q: Pos, di: usize) -> [bool; 2] {
         let e = self.table.get(self.keys[q.index()][di]);
         let cell = &mut self.pats[q.index()];
-        let changed = cell[0][di] != e[0] || cell[1][di] != e[1];
+        let changed = [cell[0][di] != e[0], cell[1][di] != e[1]];
         cell[0][di] = e[0];
         cell[1][di] = e[1];
         changed
     }
 
     /// Recomputes the threat bytes and scores of the empty cell `q` from its patterns;
-    /// `counted` says whether its old threat is in the counts.
+    /// `counted` says whether its old threats are in the counts.
     #[inline]
     fn recombine(&mut self, q: Pos, counted: bool) {
-        let i = q.index();
-        for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
-            let pats = self.pats[i][c];
-            let packed = u16::from(pats[0])
-                | u16::from(pats[1]) << 4
-                | u16::from(pats[2]) << 8
-                | u16::from(pats[3]) << 12;
-            let t = self.table.combine(packed, color);
-            if counted {
-                self.counts[c][(self.threat[i][c] & THREAT_MASK) as usize] -= 1;
-                self.value_sum[c] -= self.value[i][c];
-            }
-            let v = self.weights.cell(pats, t);
-            self.threat[i][c] = t;
-            self.value[i][c] = v;
-            self.counts[c][(t & THREAT_MASK) as usize] += 1;
-            self.value_sum[c] += v;
+        self.recombine_color(q, Color::Black, counted);
+        self.recombine_color(q, Color::White, counted);
+    }
+
+    /// [`EvalBoard::recombine`] for one colour.
+    #[inline]
+    fn recombine_color(&mut self, q: Pos, color: Color, counted: bool) {
+        let (i, c) = (q.index(), color.index());
+        let pats = self.pats[i][c];
+        let t = self.table.combine(pats, color);
+        if counted {
+            self.counts[c][(self.threat[i][c] & THREAT_MASK) as usize] -= 1;
+            self.value_sum[c] -= self.value[i][c];
         }
+        let v = self.weights.cell(pats, t);
+        self.threat[i][c] = t;
+        self.value[i][c] = v;
+        self.counts[c][(t & THREAT_MASK) as usize] += 1;
+        self.value_sum[c] += v;
     }
 
     fn add_near(&mut self, p: Pos, delta: i8) {

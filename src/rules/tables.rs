@@ -21,7 +21,7 @@ pub const KEYS: usize = 1 << 20;
 /// The per-rule line table: `[black, white]` pattern per absolute key.
 pub struct PatternTable {
     entries: Box<[[u8; 2]; KEYS]>,
-    combine: [Box<[u8; 1 << 16]>; 2],
+    combine: [Box<[u8; COMBINE_KEYS]>; 2],
 }
 
 impl PatternTable {
@@ -37,11 +37,11 @@ impl PatternTable {
         LinePattern::from_u8(self.get(key)[color.index()])
     }
 
-    /// The threat byte (a [`CellThreat`] plus flag bits) of `color` for four pattern codes
-    /// packed 4 bits each (direction 0 in the low nibble).
+    /// The threat byte (a [`CellThreat`] plus flag bits) of `color` for the four pattern
+    /// codes of a cell (see [`combine_key`]).
     #[inline]
-    pub fn combine(&self, packed: u16, color: Color) -> u8 {
-        self.combine[color.index() & 1][packed as usize]
+    pub fn combine(&self, pats: [u8; 4], color: Color) -> u8 {
+        self.combine[color.index() & 1][combine_key(pats) % COMBINE_KEYS]
     }
 
     fn build(rule: Rule) -> PatternTable {
@@ -65,19 +65,28 @@ impl PatternTable {
         });
         let renju = rule == Rule::Renju;
         let combine = [renju, false].map(|renju_black| {
-            (0..1usize << 16)
-                .map(|packed| {
+            (0..COMBINE_KEYS)
+                .map(|key| {
                     let pats =
-                        [0, 4, 8, 12].map(|s| LinePattern::from_u8(((packed >> s) & 15) as u8));
+                        [1, 12, 144, 1728].map(|d| LinePattern::from_u8((key / d % 12) as u8));
                     pattern::combine(pats, renju_black)
                 })
                 .collect::<Vec<u8>>()
                 .into_boxed_slice()
                 .try_into()
-                .expect("65536 entries")
+                .expect("COMBINE_KEYS entries")
         });
         PatternTable { entries, combine }
     }
+}
+
+/// Number of combination keys: four patterns of 12 values each.
+pub const COMBINE_KEYS: usize = 12 * 12 * 12 * 12;
+
+/// The combination key of four pattern codes (base 12, direction 0 lowest).
+#[inline]
+pub fn combine_key(pats: [u8; 4]) -> usize {
+    pats[0] as usize + 12 * pats[1] as usize + 144 * pats[2] as usize + 1728 * pats[3] as usize
 }
 
 /// Swaps black and white codes in an absolute key (empty and wall stay).
@@ -191,8 +200,8 @@ pub const fn color_code(color: Color) -> u32 {
     }
 }
 
-/// Unused-variant guard: the combine table indexes patterns by nibble.
-const _: () = assert!(LinePattern::Five as usize <= 15 && CellThreat::COUNT <= 31);
+/// Guard: the combination key holds 12 pattern values, the threat byte 31 classes.
+const _: () = assert!(LinePattern::Five as usize == 11 && CellThreat::COUNT <= 31);
 
 #[cfg(test)]
 mod tests {
