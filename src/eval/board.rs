@@ -32,6 +32,9 @@ pub struct EvalBoard {
     counts: [[u16; 32]; 2],
     value_sum: [i32; 2],
     playable: Vec<Pos>,
+    /// Per stone placed since the start (and one for the start), the rectangle
+    /// `[x0, y0, x1, y1]` (inclusive) of points within distance 2 of a stone.
+    area: Vec<[u8; 4]>,
 }
 
 impl EvalBoard {
@@ -55,7 +58,13 @@ impl EvalBoard {
             counts: [[0; 32]; 2],
             value_sum: [0; 2],
             playable: board.points().collect(),
+            area: Vec::with_capacity(board.width() * board.height() + 1),
         };
+        let mut rect = [u8::MAX, u8::MAX, 0, 0];
+        for p in board.points().filter(|&p| !board.is_empty(p)) {
+            rect = eb.grow(rect, p);
+        }
+        eb.area.push(rect);
         for i in 0..eb.playable.len() {
             let p = eb.playable[i];
             for (di, &d) in DIRECTIONS.iter().enumerate() {
@@ -104,6 +113,28 @@ impl EvalBoard {
     #[inline]
     pub fn playable(&self) -> &[Pos] {
         &self.playable
+    }
+
+    /// Every playable point within distance 2 of a stone (the candidate area), row by row;
+    /// empty before the first stone.
+    pub fn candidates(&self) -> impl Iterator<Item = Pos> + '_ {
+        let [x0, y0, x1, y1] = *self.area.last().expect("area of the start");
+        let (x0, y0, x1, y1) = (x0 as usize, y0 as usize, x1 as usize, y1 as usize);
+        (y0..=y1.max(y0.saturating_sub(1)))
+            .filter(move |_| x0 <= x1)
+            .flat_map(move |y| (x0..=x1).map(move |x| Pos::new(x, y)))
+    }
+
+    /// `rect` grown to cover the points within distance 2 of `p`, clipped to the board.
+    fn grow(&self, rect: [u8; 4], p: Pos) -> [u8; 4] {
+        let (w, h) = (self.board.width() as u8, self.board.height() as u8);
+        let (x, y) = (p.x() as u8, p.y() as u8);
+        [
+            rect[0].min(x.saturating_sub(2)),
+            rect[1].min(y.saturating_sub(2)),
+            rect[2].max((x + 2).min(w - 1)),
+            rect[3].max((y + 2).min(h - 1)),
+        ]
     }
 
     /// The threat class `color` would make by playing at the empty point `p`
@@ -199,11 +230,23 @@ impl EvalBoard {
         self.board.make(p);
         self.update_lines(p, color_code(color));
         self.add_near(p, 1);
+        let rect = self.grow(*self.area.last().expect("area of the start"), p);
+        self.area.push(rect);
     }
 
     /// Takes back the last stone.
     pub fn undo(&mut self) {
         let (p, color) = self.board.undo().expect("undo with an empty history");
+        if self.area.len() > 1 {
+            self.area.pop();
+        } else {
+            // A stone from before this state was built: recompute the area.
+            let mut rect = [u8::MAX, u8::MAX, 0, 0];
+            for q in self.board.points().filter(|&q| !self.board.is_empty(q)) {
+                rect = self.grow(rect, q);
+            }
+            self.area[0] = rect;
+        }
         self.update_lines(p, color_code(color));
         self.add_near(p, -1);
         for di in 0..4 {
@@ -306,6 +349,9 @@ impl EvalBoard {
             } else if self.threat[i] != [0, 0] || self.value[i] != [0, 0] {
                 return Err(format!("stone cell {p:?} carries a threat"));
             }
+        }
+        if self.area.last() != fresh.area.last() {
+            return Err("candidate area differs".into());
         }
         if self.counts != fresh.counts {
             return Err("threat counts differ".into());

@@ -108,9 +108,7 @@ pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) ->
     let opp = me.opponent();
     if eb.count(me, CellThreat::Five) > 0 {
         let p = eb
-            .playable()
-            .iter()
-            .copied()
+            .candidates()
             .find(|&p| eb.board().is_empty(p) && eb.threat(p, me) == CellThreat::Five)
             .expect("counted five point");
         return NodeKind::Win(p);
@@ -122,7 +120,7 @@ pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) ->
     } else {
         NodeKind::All
     };
-    for &p in eb.playable() {
+    for p in eb.candidates() {
         if eb.near(p) == 0 || !eb.board().is_empty(p) {
             continue;
         }
