@@ -436,3 +436,29 @@ fn binary_wins_blocks_defends_and_stays_in_time() {
     eprintln!("{asked} positions through the binary, slowest reply {slowest:?}");
     assert!(slowest < Duration::from_millis(300), "{slowest:?}");
 }
+
+#[test]
+fn two_threads_find_the_short_wins_too() {
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(8 << 20);
+    let mut won = 0;
+    for p in puzzles().iter().filter(|p| p.vcf && p.min_fours <= 2) {
+        let limits = Limits {
+            threads: 2,
+            ..Limits::depth(7)
+        };
+        searcher.clear();
+        let r = searcher
+            .think(&p.board, p.rule, &limits, &stop, &mut |_| {})
+            .expect("a move");
+        assert!(rules::is_legal(
+            &p.board,
+            r.best,
+            p.board.side_to_move(),
+            p.rule
+        ));
+        assert!(r.score >= MATE_BOUND, "{}: {r:?}", p.id);
+        won += 1;
+    }
+    assert!(won >= 10);
+}

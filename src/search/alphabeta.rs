@@ -66,6 +66,9 @@ pub(crate) struct Worker<'a> {
     history: History,
     frames: Vec<Frame>,
     pub root_moves: Vec<RootMove>,
+    /// Share of the optimum time this position deserves (below 1 when the root only has
+    /// defences to choose from).
+    pub time_scale: f64,
 }
 
 const INF: i32 = MATE + 1;
@@ -87,6 +90,7 @@ impl<'a> Worker<'a> {
                     pv: vec![pos],
                 })
                 .collect(),
+            time_scale: 1.0,
         }
     }
 
@@ -100,6 +104,7 @@ impl<'a> Worker<'a> {
     ) -> Option<Iteration> {
         let mut last: Option<Iteration> = None;
         let mut prev_score: i32 = 0;
+        let mut stable = 0;
         let first = 1 + (self.id % 2) as i32;
         for depth in first..=max_depth {
             // Step 1. Aspiration window around the previous score.
@@ -137,6 +142,10 @@ impl<'a> Worker<'a> {
                 break;
             };
             self.root_moves.sort_by_key(|r| std::cmp::Reverse(r.score));
+            let same_best =
+                last.as_ref().and_then(|l| l.pv.first()) == Some(&self.root_moves[0].pos);
+            stable = if same_best { stable + 1 } else { 0 };
+            let dropped = score < prev_score - 2 * ASPIRATION_DELTA;
             prev_score = score;
             let it = Iteration {
                 depth,
@@ -150,7 +159,17 @@ impl<'a> Worker<'a> {
             if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth {
                 break;
             }
-            if self.id == 0 && self.shared.clock.past_optimum(1.0) {
+            // A best move that keeps changing or a falling score earns more time, a stable
+            // one less (the clock's maximum still bounds everything).
+            let factor = self.time_scale
+                * if dropped || stable == 0 {
+                    1.4
+                } else if stable >= 4 {
+                    0.7
+                } else {
+                    1.0
+                };
+            if self.id == 0 && self.shared.clock.past_optimum(factor) {
                 break;
             }
         }

@@ -257,6 +257,9 @@ impl Searcher {
                 });
             }
             let mut main = Worker::new(eb.clone(), &shared, 0, &roots);
+            if kind != NodeKind::All {
+                main.time_scale = 0.5;
+            }
             let it = main.iterate(max_depth, &mut |it: &Iteration, nodes| {
                 let elapsed = shared.clock.elapsed();
                 let r = Report {
