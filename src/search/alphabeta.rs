@@ -368,7 +368,9 @@ impl<'a> Worker<'a> {
         let mut best_move = Pos::NONE;
         let original_alpha = alpha;
         for (i, m) in moves.iter().copied().enumerate() {
-            let quiet = kind == NodeKind::All && m.threat < CellThreat::Flex3;
+            let quiet = kind == NodeKind::All
+                && m.threat < CellThreat::Flex3
+                && m.blocks < CellThreat::Flex3x2;
             if !pv_node
                 && quiet
                 && depth < LMP_COUNT.len() as i32

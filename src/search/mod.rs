@@ -205,6 +205,9 @@ impl Searcher {
             }
         }
 
+        // (Hook: a VCF prover, `threat::vcf`, belongs here: if it proves a win for the side to
+        // move, return its first move with the mate score before searching.)
+
         // Step 2. Root moves: the threat-aware generator, then the exact legality test.
         let eb = EvalBoard::new(board, rule);
         let history = history::History::new();

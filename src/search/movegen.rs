@@ -26,6 +26,8 @@ pub struct ScoredMove {
     pub score: i32,
     /// The mover's threat class at the point.
     pub threat: CellThreat,
+    /// The opponent's threat class at the point (what playing here blocks).
+    pub blocks: CellThreat,
 }
 
 /// What kind of node the generator found.
@@ -155,6 +157,7 @@ pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) ->
             pos: p,
             score,
             threat: mine,
+            blocks: theirs,
         });
     }
     out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
