@@ -20,7 +20,8 @@ pub const KEYS: usize = 1 << 20;
 
 /// The per-rule line table: `[black, white]` pattern per absolute key.
 pub struct PatternTable {
-    entries: Box<[[u8; 2]; KEYS]>,
+    /// Black's pattern in the low nibble, white's in the high nibble (1 MB per rule).
+    entries: Box<[u8; KEYS]>,
     combine: [Box<[u8; COMBINE_KEYS]>; 2],
 }
 
@@ -28,7 +29,8 @@ impl PatternTable {
     /// The patterns `[black, white]` for an absolute key.
     #[inline]
     pub fn get(&self, key: u32) -> [u8; 2] {
-        self.entries[key as usize & (KEYS - 1)]
+        let e = self.entries[key as usize & (KEYS - 1)];
+        [e & 15, e >> 4]
     }
 
     /// The pattern a stone of `color` makes for an absolute key.
@@ -56,12 +58,12 @@ impl PatternTable {
             Some(RelativeTable::build(kinds[1]))
         };
         let white_ref = white.as_ref().unwrap_or(&black);
-        let mut entries: Box<[[u8; 2]; KEYS]> = vec![[0u8; 2]; KEYS]
+        let mut entries: Box<[u8; KEYS]> = vec![0u8; KEYS]
             .into_boxed_slice()
             .try_into()
             .expect("KEYS entries");
         for_each_realizable(|key| {
-            entries[key as usize] = [black.get(key), white_ref.get(swap_colors(key))];
+            entries[key as usize] = black.get(key) | white_ref.get(swap_colors(key)) << 4;
         });
         let renju = rule == Rule::Renju;
         let combine = [renju, false].map(|renju_black| {
