@@ -6,6 +6,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 #![warn(missing_docs)]
 
+pub mod arena;
 pub mod bench;
 pub mod engine;
 pub mod eval;
@@ -13,4 +14,6 @@ pub mod notation;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod solve;
+pub mod threat;
 pub mod types;

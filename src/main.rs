@@ -30,6 +30,8 @@ enum Cmd {
         #[arg(default_value_t = lianzhu::bench::DEFAULT_DEPTH)]
         depth: i32,
     },
+    /// Prove VCF (or VCT) wins for positions read from stdin, one a line.
+    Solve(lianzhu::solve::SolveArgs),
 }
 
 fn main() {
@@ -49,6 +51,13 @@ fn main() {
             let mut out = std::io::stdout().lock();
             if let Err(e) = lianzhu::bench::run(depth, &mut out) {
                 log::error!("bench: {e}");
+                std::process::exit(1);
+            }
+        }
+        Some(Cmd::Solve(args)) => {
+            let stdout = std::io::stdout();
+            if let Err(e) = lianzhu::solve::run(&args, std::io::stdin().lock(), stdout.lock()) {
+                log::error!("solve: {e}");
                 std::process::exit(1);
             }
         }

@@ -1,0 +1,230 @@
+//! VCF (and VCT) solve time over ../shared/data/vcf-puzzles.txt.
+//!
+//! `cargo bench --bench vcf` prints, for the VCF records (vcf: yes / no), how many positions
+//! were answered correctly, the median and worst nodes and time per position, and the same
+//! for the VCT records with `--vct`-style search, and the cost of a `has_vcf_quick` leaf probe. Each position is solved `RUNS` times and the
+//! fastest time is kept, so the figures measure the solver rather than machine noise.
+
+use lianzhu::notation::parse_pos;
+use lianzhu::rules::Board;
+use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
+use lianzhu::threat::vct;
+use lianzhu::types::{Color, Rule};
+use std::time::{Duration, Instant};
+
+const RUNS: usize = 3;
+
+struct Record {
+    id: String,
+    rule: Rule,
+    board: Board,
+    attacker: Color,
+    vcf: Option<bool>,
+    vct: bool,
+    /// A freestyle/standard "no VCF" record that is a white VCF under renju.
+    renju_contrast: bool,
+}
+
+fn records() -> Vec<Record> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/vcf-puzzles.txt"
+    );
+    let text = std::fs::read_to_string(path).expect("puzzle file");
+    let mut out = Vec::new();
+    for rec in text.split("\n[puzzle ").skip(1) {
+        let id = rec.split(']').next().unwrap().to_string();
+        let field = |key: &str| {
+            rec.lines()
+                .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
+                .unwrap_or_default()
+        };
+        let rule = Rule::from_name(&field("rule:")).expect("rule");
+        let mut board = Board::square(15).unwrap();
+        for (key, color) in [("black:", Color::Black), ("white:", Color::White)] {
+            for w in field(key).split_whitespace() {
+                board.place(parse_pos(w).unwrap(), color);
+            }
+        }
+        let attacker = if field("to_move:") == "black" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let vcf = match field("vcf:").as_str() {
+            "yes" => Some(true),
+            "no" => Some(false),
+            _ => None,
+        };
+        let vct = field("vct:").starts_with("yes");
+        let renju_contrast = field("renju_contrast:").contains("IS a white VCF");
+        out.push(Record {
+            id,
+            rule,
+            board,
+            attacker,
+            vcf,
+            vct,
+            renju_contrast,
+        });
+    }
+    out
+}
+
+fn median<T: Copy + Ord>(v: &mut [T]) -> T {
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+fn report(label: &str, nodes: &mut [u64], times: &mut [Duration], solved: usize, total: usize) {
+    let sum: Duration = times.iter().sum();
+    println!(
+        "{label}: {solved}/{total} solved; median {} nodes, {:.3} ms; max {} nodes, {:.3} ms; total {:.1} ms",
+        median(nodes),
+        median(times).as_secs_f64() * 1e3,
+        nodes.iter().max().unwrap(),
+        times.iter().max().unwrap().as_secs_f64() * 1e3,
+        sum.as_secs_f64() * 1e3,
+    );
+}
+
+fn main() {
+    let all = records();
+    let limits = VcfLimits {
+        max_nodes: 2_000_000,
+        ..VcfLimits::default()
+    };
+    for subset in ["all", "freestyle", "standard", "renju"] {
+        let (mut nodes, mut times, mut solved, mut total) = (Vec::new(), Vec::new(), 0, 0);
+        for r in all.iter().filter(|r| r.vcf.is_some()) {
+            if subset != "all" && r.rule.name() != subset {
+                continue;
+            }
+            total += 1;
+            let mut best = Duration::MAX;
+            let mut result = None;
+            for _ in 0..RUNS {
+                let start = Instant::now();
+                let res = vcf::solve(&r.board, r.rule, r.attacker, limits);
+                best = best.min(start.elapsed());
+                result = Some(res);
+            }
+            let res = result.unwrap();
+            let correct = match (&res.outcome, r.vcf) {
+                (VcfOutcome::Win(_), Some(true)) | (VcfOutcome::NoWin, Some(false)) => true,
+                _ => {
+                    println!("  {}: {:?} ({} nodes)", r.id, res.outcome, res.nodes);
+                    false
+                }
+            };
+            solved += correct as usize;
+            nodes.push(res.nodes);
+            times.push(best);
+        }
+        report(
+            &format!("vcf {subset}"),
+            &mut nodes,
+            &mut times,
+            solved,
+            total,
+        );
+    }
+    // The renju-contrast records solved as renju: each is a white VCF there.
+    let (mut nodes, mut times, mut solved, mut total) = (Vec::new(), Vec::new(), 0, 0);
+    for r in all.iter().filter(|r| r.renju_contrast) {
+        total += 1;
+        let start = Instant::now();
+        let res = vcf::solve(&r.board, Rule::Renju, r.attacker, limits);
+        times.push(start.elapsed());
+        nodes.push(res.nodes);
+        solved += matches!(res.outcome, VcfOutcome::Win(_)) as usize;
+    }
+    report(
+        "vcf renju-contrast (as renju)",
+        &mut nodes,
+        &mut times,
+        solved,
+        total,
+    );
+    // Leaf probe cost: has_vcf_quick with a small node budget, as a search would call it.
+    let probes: Vec<&Record> = all.iter().filter(|r| r.vcf.is_some()).collect();
+    let (mut calls, mut found) = (0u64, 0u64);
+    let start = Instant::now();
+    for _ in 0..20 {
+        for r in &probes {
+            calls += 1;
+            found += vcf::has_vcf_quick(&r.board, r.rule, r.attacker, 64) as u64;
+        }
+    }
+    let per_call = start.elapsed().as_secs_f64() * 1e6 / calls as f64;
+    println!(
+        "has_vcf_quick(64 nodes): {per_call:.1} us per call over {calls} calls ({} of {} positions found)",
+        found / 20,
+        probes.len()
+    );
+    // The same probe on random middle-game positions (20-50 stones, seeded xorshift).
+    let mut state: u64 = 88_172_645_463_325_252;
+    let mut below = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut boards = Vec::new();
+    for _ in 0..2000 {
+        let mut b = Board::square(15).unwrap();
+        let mut color = Color::Black;
+        let n = 20 + below(30);
+        while b.stone_count() < n {
+            let p = lianzhu::types::Pos::new(3 + below(9), 3 + below(9));
+            if b.is_empty(p) && !lianzhu::rules::is_five(&b, p, color, Rule::Freestyle) {
+                b.place(p, color);
+                color = color.opponent();
+            }
+        }
+        boards.push(b);
+    }
+    for budget in [1u64, 64] {
+        let start = Instant::now();
+        let mut found = 0;
+        for b in &boards {
+            found += vcf::has_vcf_quick(b, Rule::Freestyle, b.side_to_move(), budget) as usize;
+        }
+        println!(
+            "has_vcf_quick({budget} nodes), random positions: {:.1} us per call ({found} of {} found)",
+            start.elapsed().as_secs_f64() * 1e6 / boards.len() as f64,
+            boards.len()
+        );
+    }
+    let mut prover = vcf::VcfProver::new();
+    for budget in [1u64, 64] {
+        let start = Instant::now();
+        let mut found = 0;
+        for b in &boards {
+            found += prover.has_vcf_quick(b, Rule::Freestyle, b.side_to_move(), budget) as usize;
+        }
+        println!(
+            "VcfProver::has_vcf_quick({budget} nodes), random positions: {:.1} us per call ({found} of {} found)",
+            start.elapsed().as_secs_f64() * 1e6 / boards.len() as f64,
+            boards.len()
+        );
+    }
+    let vct_limits = VcfLimits {
+        max_nodes: 20_000,
+        max_fours: 12,
+    };
+    let (mut nodes, mut times, mut solved, mut total) = (Vec::new(), Vec::new(), 0, 0);
+    for r in all.iter().filter(|r| r.vct) {
+        total += 1;
+        let start = Instant::now();
+        let res = vct::solve(&r.board, r.rule, r.attacker, vct_limits);
+        times.push(start.elapsed());
+        nodes.push(res.nodes);
+        if matches!(res.outcome, VcfOutcome::Win(_)) {
+            solved += 1;
+        } else {
+            println!("  {}: {:?} ({} nodes)", r.id, res.outcome, res.nodes);
+        }
+    }
+    report("vct (20k nodes)", &mut nodes, &mut times, solved, total);
+}

@@ -1,0 +1,347 @@
+//! The `lianzhu-match` command line: arguments, the match, and the final report.
+//!
+//! Everything is written to a caller-supplied writer (the binary passes stdout), so the
+//! library never prints. The last line of a completed run is exactly
+//! `Result: W-L-D forfeits F` (see [`Summary::result_line`]).
+
+use super::openings::{parse_openings, Opening};
+use super::referee::GameSettings;
+use super::stats::{SprtDecision, SprtParams};
+use super::tournament::{self, EngineSpec, MatchConfig, Summary};
+use crate::types::{Rule, MAX_SIZE, MIN_SIZE};
+use clap::Parser;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+
+/// Plays Gomocup-protocol engines against each other and measures the Elo difference.
+#[derive(Parser, Debug, Clone)]
+#[command(
+    name = "lianzhu-match",
+    version,
+    after_help = "The last line of a run is `Result: W-L-D forfeits F` (first engine's wins, \
+                  losses, draws; F = games lost by any engine to a crash, illegal move, late \
+                  reply, garbage or failed START).\n`lianzhu-match --sparring` instead runs a \
+                  built-in fast brain on stdin/stdout. See docs/strength.md."
+)]
+pub struct Args {
+    /// Engine command (run through `sh -c`); give it twice or more. The first engine is
+    /// the one under test; it plays every other one.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    pub engines: Vec<String>,
+    /// Engine names, in the order of --engine (default: the command's file name).
+    #[arg(long = "name")]
+    pub names: Vec<String>,
+    /// Rule: freestyle, standard, renju, caro (rule 8) or caro5 (rule 9).
+    #[arg(long, default_value = "freestyle")]
+    pub rule: String,
+    /// Board side.
+    #[arg(long, default_value_t = 15)]
+    pub size: usize,
+    /// Games against each opponent (every opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Time per move in milliseconds (INFO timeout_turn).
+    #[arg(long = "turn-ms", default_value_t = 1000)]
+    pub turn_ms: u64,
+    /// Time per game in milliseconds (INFO timeout_match); 0 = no match clock.
+    #[arg(long = "match-ms", default_value_t = 0)]
+    pub match_ms: u64,
+    /// Grace before a reply counts as late, in milliseconds.
+    #[arg(long = "tolerance-ms", default_value_t = 1000)]
+    pub tolerance_ms: u64,
+    /// How long an engine may take to answer START, in milliseconds.
+    #[arg(long = "start-ms", default_value_t = 5000)]
+    pub start_ms: u64,
+    /// INFO max_memory in bytes (sent, not enforced).
+    #[arg(long = "max-memory", default_value_t = 367_001_600)]
+    pub max_memory: u64,
+    /// Openings file: one move list a line in the `h8i9h10` notation; `#` lines are comments.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// File for the game records (one game a line).
+    #[arg(long = "games-out")]
+    pub games_out: Option<PathBuf>,
+    /// Sequential test `elo0,elo1,alpha,beta` (two engines only); stops at a bound.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Draw when the board holds this many stones (0 = only a full board; renju also draws
+    /// at size²-25).
+    #[arg(long = "max-moves", default_value_t = 0)]
+    pub max_moves: usize,
+    /// Start fresh engine processes for every game (default: keep them, START between games).
+    #[arg(long = "restart-per-game")]
+    pub restart_per_game: bool,
+}
+
+/// Turns the arguments into a match configuration (reads the openings file).
+pub fn config_from_args(args: &Args) -> Result<MatchConfig, String> {
+    if args.engines.len() < 2 {
+        return Err("give at least two --engine commands".into());
+    }
+    let rule = Rule::from_name(&args.rule).ok_or_else(|| {
+        format!(
+            "unknown rule '{}' (freestyle, standard, renju, caro, caro5)",
+            args.rule
+        )
+    })?;
+    if !(MIN_SIZE..=MAX_SIZE).contains(&args.size) {
+        return Err(format!(
+            "--size must be {MIN_SIZE}..={MAX_SIZE}, got {}",
+            args.size
+        ));
+    }
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if args.concurrency == 0 {
+        return Err("--concurrency must be at least 1".into());
+    }
+    if args.names.len() > args.engines.len() {
+        return Err("more --name than --engine".into());
+    }
+    let sprt = match &args.sprt {
+        Some(text) => {
+            if args.engines.len() != 2 {
+                return Err("--sprt needs exactly two engines".into());
+            }
+            Some(SprtParams::parse(text)?)
+        }
+        None => None,
+    };
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let list = parse_openings(&text, args.size, rule)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            if list.is_empty() {
+                return Err(format!("{} holds no opening", path.display()));
+            }
+            list
+        }
+        None => vec![Opening::empty()],
+    };
+    Ok(MatchConfig {
+        engines: engine_specs(&args.engines, &args.names),
+        settings: GameSettings {
+            rule,
+            size: args.size,
+            turn_ms: args.turn_ms,
+            match_ms: args.match_ms,
+            max_memory: args.max_memory,
+            tolerance_ms: args.tolerance_ms,
+            start_ms: args.start_ms,
+            max_moves: args.max_moves,
+        },
+        openings,
+        games: args.games,
+        concurrency: args.concurrency,
+        sprt,
+        restart_per_game: args.restart_per_game,
+    })
+}
+
+/// Words skipped when a name is taken from a command (`sh ./engine.sh` is `engine.sh`).
+const LAUNCHERS: [&str; 9] = [
+    "sh", "bash", "exec", "env", "nice", "python", "python3", "wine", "timeout",
+];
+
+/// Names engines: the given `--name`s first, else the command's file name (skipping
+/// launchers such as `sh` and `VAR=value` words); duplicates get `#1`, `#2`, ... in order.
+pub fn engine_specs(commands: &[String], names: &[String]) -> Vec<EngineSpec> {
+    let base: Vec<String> = commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match names.get(i) {
+            Some(n) => n.clone(),
+            None => {
+                let word = c
+                    .split_whitespace()
+                    .find(|w| !w.contains('=') && !LAUNCHERS.contains(w))
+                    .unwrap_or("engine");
+                word.rsplit(['/', '\\']).next().unwrap_or(word).to_string()
+            }
+        })
+        .collect();
+    let mut seen = std::collections::HashMap::<&str, usize>::new();
+    base.iter()
+        .zip(commands)
+        .map(|(b, c)| {
+            let dup = base.iter().filter(|x| *x == b).count() > 1;
+            let k = seen.entry(b.as_str()).or_insert(0);
+            *k += 1;
+            EngineSpec {
+                name: if dup { format!("{b}#{k}") } else { b.clone() },
+                command: c.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Runs a whole match and writes progress, the final table and the `Result:` line to `out`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<Summary, String> {
+    let config = config_from_args(args)?;
+    let mut records = match &args.games_out {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| {
+                format!("cannot create {}: {e}", path.display())
+            })?))
+        }
+        None => None,
+    };
+    let s = &config.settings;
+    let io_err = |e: io::Error| format!("output error: {e}");
+    writeln!(
+        out,
+        "Match: {} {}x{}, turn {} ms, match {} ms, tolerance {} ms, {} opening(s), {} game(s) \
+         per opponent, concurrency {}",
+        s.rule,
+        s.size,
+        s.size,
+        s.turn_ms,
+        s.match_ms,
+        s.tolerance_ms,
+        config.openings.len(),
+        config.games,
+        config.concurrency
+    )
+    .map_err(io_err)?;
+    let summary = tournament::run(&config, out, records.as_mut().map(|w| w as &mut dyn Write))
+        .map_err(io_err)?;
+    if let Some(mut w) = records {
+        w.flush().map_err(io_err)?;
+    }
+    write_report(out, &config, &summary).map_err(io_err)?;
+    Ok(summary)
+}
+
+fn fmt_elo(x: f64) -> String {
+    if x.is_finite() {
+        // `+ 0.0` turns -0.0 into 0.0.
+        format!("{:+.1}", x + 0.0)
+    } else if x > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+/// Writes the final table, the per-engine counts, the SPRT reading and the `Result:` line.
+pub fn write_report(
+    out: &mut dyn Write,
+    config: &MatchConfig,
+    summary: &Summary,
+) -> io::Result<()> {
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:<20} {:<20} {:>6} {:>5} {:>5} {:>5} {:>7} {:>8}  {:<18} Pairs [0 1/4 1/2 3/4 1]",
+        "Engine", "Opponent", "Games", "W", "L", "D", "Score", "Elo", "95% interval",
+    )?;
+    for (i, st) in summary.standings.iter().enumerate().skip(1) {
+        let wld = st.wld;
+        let (elo, interval) = match wld.elo() {
+            Some(e) => (
+                fmt_elo(e.elo),
+                format!("[{}, {}]", fmt_elo(e.low), fmt_elo(e.high)),
+            ),
+            None => ("-".into(), "-".into()),
+        };
+        writeln!(
+            out,
+            "{:<20} {:<20} {:>6} {:>5} {:>5} {:>5} {:>6.1}% {:>8}  {:<18} {:?}",
+            config.engines[0].name,
+            config.engines[i].name,
+            wld.games(),
+            wld.wins,
+            wld.losses,
+            wld.draws,
+            100.0 * wld.score(),
+            elo,
+            interval,
+            st.pairs.0
+        )?;
+    }
+    writeln!(out)?;
+    for (spec, c) in config.engines.iter().zip(&summary.counts) {
+        let avg = if c.moves > 0 {
+            c.time_ms as f64 / c.moves as f64
+        } else {
+            0.0
+        };
+        writeln!(
+            out,
+            "{:<20} forfeits {} (crash {}, illegal {}, late {}, garbage {}, start {}), fouls {}, \
+             {} moves, {avg:.0} ms/move, slowest {} ms",
+            spec.name,
+            c.forfeits(),
+            c.crashes,
+            c.illegal,
+            c.late,
+            c.garbage,
+            c.start_failed,
+            c.fouls,
+            c.moves,
+            c.max_move_ms
+        )?;
+    }
+    if let (Some(p), Some(r)) = (&config.sprt, &summary.sprt) {
+        let verdict = match r.decision {
+            SprtDecision::H1 => "H1 accepted (elo1)",
+            SprtDecision::H0 => "H0 accepted (elo0)",
+            SprtDecision::Continue => "no decision",
+        };
+        writeln!(
+            out,
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} bounds [{:.3}, {:.3}]: {verdict}",
+            p.elo0, p.elo1, p.alpha, p.beta, r.llr, r.lower, r.upper
+        )?;
+    }
+    writeln!(out, "{}", summary.result_line())?;
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_from_commands() {
+        let cmds = vec![
+            "./target/release/pbrain-lianzhu".to_string(),
+            "./target/release/pbrain-lianzhu --x".to_string(),
+            "FOO=1 exec sh ./engines/other.sh 3".to_string(),
+        ];
+        let specs = engine_specs(&cmds, &[]);
+        let names: Vec<_> = specs.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["pbrain-lianzhu#1", "pbrain-lianzhu#2", "other.sh"]);
+        let specs = engine_specs(&cmds[..2], &["new".to_string()]);
+        assert_eq!(specs[0].name, "new");
+        assert_eq!(specs[1].name, "pbrain-lianzhu");
+    }
+
+    #[test]
+    fn bad_arguments_are_refused() {
+        let base = ["lianzhu-match", "--engine", "a", "--engine", "b"];
+        let parse = |extra: &[&str]| {
+            let v: Vec<&str> = base.iter().chain(extra).copied().collect();
+            config_from_args(&Args::parse_from(v))
+        };
+        assert!(parse(&[]).is_ok());
+        assert!(parse(&["--rule", "go"]).is_err());
+        assert!(parse(&["--size", "4"]).is_err());
+        assert!(parse(&["--games", "0"]).is_err());
+        assert!(parse(&["--sprt", "0,5"]).is_err());
+        assert!(parse(&["--sprt", "0,5,0.05,0.05"]).is_ok());
+        assert!(parse(&["--openings", "/nonexistent/file"]).is_err());
+        let one = config_from_args(&Args::parse_from(["m", "--engine", "a"]));
+        assert!(one.is_err());
+        let c = parse(&["--rule", "caro5", "--size", "20", "--games", "7"]).unwrap();
+        assert_eq!(c.settings.rule, Rule::CaroExact);
+        assert_eq!(tournament::schedule(&c).len(), 7);
+    }
+}

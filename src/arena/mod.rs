@@ -1,0 +1,20 @@
+//! The strength lab behind `lianzhu-match`: a Gomocup-protocol match runner.
+//!
+//! - [`engine_proc`]: one engine process over pipes, replies awaited with a deadline;
+//! - [`referee`]: one game, every reply judged with the project's own rules code;
+//! - [`openings`]: opening suites in the `h8i9h10` notation;
+//! - [`stats`]: W/L/D, Elo with a 95% interval, pentanomial SPRT;
+//! - [`tournament`]: game pairs over the openings, worker threads, game records;
+//! - [`cli`]: the command line and the final report;
+//! - [`sparring`]: a built-in fast brain (`lianzhu-match --sparring`) for end-to-end checks.
+//!
+//! This layer sits beside the protocol, above `rules` and `notation`; nothing in the engine
+//! depends on it. It never prints: output goes to writers handed in by the binary.
+
+pub mod cli;
+pub mod engine_proc;
+pub mod openings;
+pub mod referee;
+pub mod sparring;
+pub mod stats;
+pub mod tournament;
