@@ -14,6 +14,7 @@ use super::time::Clock;
 use super::tt::{Bound, Tt};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
+use crate::threat::vcf::{VcfLimits, VcfOutcome, VcfProver};
 use crate::types::{Pos, Rule};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -66,6 +67,8 @@ pub(crate) struct Worker<'a> {
     history: History,
     frames: Vec<Frame>,
     pub root_moves: Vec<RootMove>,
+    /// The VCF prover probed at the horizon.
+    vcf: VcfProver,
     /// Share of the optimum time this position deserves (below 1 when the root only has
     /// defences to choose from).
     pub time_scale: f64,
@@ -91,6 +94,7 @@ impl<'a> Worker<'a> {
                 })
                 .collect(),
             time_scale: 1.0,
+            vcf: VcfProver::new(),
         }
     }
 
@@ -247,9 +251,22 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The value of a node at the horizon. The hook for a VCF prover goes here.
+    /// The value of a node at the horizon: a short VCF probe when the side to move has at
+    /// least [`LEAF_VCF_FOURS`] four points (a found line is a mate score of its length),
+    /// else the static evaluation. The caller has checked that the opponent has no five point.
     #[inline]
-    fn leaf(&mut self, _ply: usize) -> i32 {
+    fn leaf(&mut self, ply: usize) -> i32 {
+        let me = self.eb.side_to_move();
+        if self.eb.count_at_least(me, CellThreat::Block4) >= LEAF_VCF_FOURS {
+            let limits = VcfLimits {
+                max_nodes: LEAF_VCF_NODES,
+                max_fours: LEAF_VCF_MAX_FOURS,
+            };
+            let r = self.vcf.search(self.eb.board(), self.eb.rule(), me, limits);
+            if let VcfOutcome::Win(line) = r.outcome {
+                return mate_in(ply + line.len());
+            }
+        }
         self.eb.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 

@@ -21,6 +21,7 @@ pub mod tt;
 
 use crate::eval::EvalBoard;
 use crate::rules::{self, tables, Board};
+use crate::threat::vcf::{self, VcfLimits};
 use crate::types::{Pos, Rule};
 use alphabeta::{Iteration, Shared, Worker};
 use movegen::{Hints, NodeKind};
@@ -97,6 +98,11 @@ pub struct SearchResult {
     /// Principal variation, starting with `best`.
     pub pv: Vec<Pos>,
 }
+
+/// Most VCF-prover nodes spent at the root before the search.
+pub const VCF_ROOT_NODES: u64 = 200_000;
+/// VCF-prover nodes per millisecond of the move's time budget.
+pub const VCF_NODES_PER_MS: u64 = 100;
 
 /// Default memory budget of the whole process when the manager gives none.
 pub const DEFAULT_MEMORY: u64 = 350 << 20;
@@ -205,8 +211,25 @@ impl Searcher {
             }
         }
 
-        // (Hook: a VCF prover, `threat::vcf`, belongs here: if it proves a win for the side to
-        // move, return its first move with the mate score before searching.)
+        // A proven VCF (continuous fours to a five) is played at once. Its node limit follows
+        // the time budget (fixed without one, so the bench stays deterministic).
+        let vcf_nodes = budget.map_or(VCF_ROOT_NODES, |b| {
+            (b.maximum.as_millis() as u64 * VCF_NODES_PER_MS).clamp(1_000, VCF_ROOT_NODES)
+        });
+        let vcf = vcf::solve(
+            board,
+            rule,
+            me,
+            VcfLimits {
+                max_nodes: vcf_nodes,
+                ..VcfLimits::default()
+            },
+        );
+        if let (Some(p), Some(plies)) = (vcf.first_move(), vcf.mate_plies()) {
+            if legal(p) {
+                return done(p, mate_in(plies), vcf.nodes);
+            }
+        }
 
         // Step 2. Root moves: the threat-aware generator, then the exact legality test.
         let eb = EvalBoard::new(board, rule);

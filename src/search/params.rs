@@ -32,6 +32,13 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 /// First move index (0-based) that may be reduced.
 pub const LMR_MIN_MOVE: usize = 3;
 
+/// Four points the side to move needs at the horizon before the VCF prover is asked.
+pub const LEAF_VCF_FOURS: u32 = 2;
+/// VCF-prover node limit at the horizon.
+pub const LEAF_VCF_NODES: u64 = 64;
+/// Longest VCF (attacker fours) looked for at the horizon.
+pub const LEAF_VCF_MAX_FOURS: u32 = 20;
+
 /// Nodes between time checks on the main thread.
 pub const TIME_CHECK_NODES: u64 = 256;
 
