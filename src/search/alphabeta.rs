@@ -251,13 +251,13 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The value of a node at the horizon: a short VCF probe when the side to move has at
-    /// least [`LEAF_VCF_FOURS`] four points (a found line is a mate score of its length),
+    /// The value of a node at the horizon: (if [`LEAF_VCF`]) a short VCF probe when the side
+    /// to move has at least [`LEAF_VCF_FOURS`] four points (a found line is a mate score of its length),
     /// else the static evaluation. The caller has checked that the opponent has no five point.
     #[inline]
     fn leaf(&mut self, ply: usize) -> i32 {
         let me = self.eb.side_to_move();
-        if self.eb.count_at_least(me, CellThreat::Block4) >= LEAF_VCF_FOURS {
+        if LEAF_VCF && self.eb.count_at_least(me, CellThreat::Block4) >= LEAF_VCF_FOURS {
             let limits = VcfLimits {
                 max_nodes: LEAF_VCF_NODES,
                 max_fours: LEAF_VCF_MAX_FOURS,

@@ -32,10 +32,12 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 /// First move index (0-based) that may be reduced.
 pub const LMR_MIN_MOVE: usize = 3;
 
+/// Whether the horizon asks the VCF prover. Off: with it on the search lost a third of its
+/// speed and lost self-play (7 - 11 over 300 ms and 1 s games); kept as the hook for a
+/// cheaper probe.
+pub const LEAF_VCF: bool = false;
 /// Four points the side to move needs at the horizon before the VCF prover is asked.
-/// Off (`u32::MAX`): with 2 the probe cost a third of the speed and lost self-play
-/// (7 - 11 over 300 ms and 1 s games); kept as the hook for a cheaper probe.
-pub const LEAF_VCF_FOURS: u32 = u32::MAX;
+pub const LEAF_VCF_FOURS: u32 = 2;
 /// VCF-prover node limit at the horizon.
 pub const LEAF_VCF_NODES: u64 = 64;
 /// Longest VCF (attacker fours) looked for at the horizon.
