@@ -2,14 +2,13 @@
 //! chooses moves. The protocol layer talks only to this type; the search never sees protocol
 //! text.
 //!
-//! Move choice here is the simple mover of the rules/protocol milestone: take an immediate
-//! win, block the opponent's immediate five, block the opponent's open three (a point where it
-//! would get two winning points; needed for the Gomocup admission checks STD-2 and CARO-2),
-//! otherwise play the legal point with the most stones around it. The search issue replaces
-//! [`Engine::think`]'s body; [`Engine::choose`] wraps `think` so that the protocol's reply is
-//! always legal.
+//! [`Engine::think`] runs the alpha-beta search ([`crate::search::Searcher`], whose
+//! transposition table lives here across the moves of a game, sized from `hash_size` and
+//! `max_memory`). [`simple_move`], the simple mover of the rules/protocol milestone, stays as
+//! the fallback: [`Engine::choose`] wraps `think` so that the protocol's reply is always legal.
 
-use crate::rules::{self, Board, BoardError};
+use crate::rules::{self, tables, Board, BoardError};
+use crate::search::{self, time::TimeControl, Limits, Searcher};
 use crate::types::{Color, Pos, Rule};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -108,6 +107,8 @@ pub struct Engine {
     board: Option<Board>,
     /// Manager settings; public so the protocol can set them field by field.
     pub options: Options,
+    /// The search and its transposition table, created on first use.
+    searcher: Option<Searcher>,
 }
 
 impl Default for Engine {
@@ -122,6 +123,7 @@ impl Engine {
         Engine {
             board: None,
             options: Options::default(),
+            searcher: None,
         }
     }
 
@@ -129,6 +131,7 @@ impl Engine {
     /// (if any) stays as it was.
     pub fn start(&mut self, width: usize, height: usize) -> Result<(), EngineError> {
         self.board = Some(Board::new(width, height)?);
+        self.prepare();
         Ok(())
     }
 
@@ -136,6 +139,7 @@ impl Engine {
     pub fn restart(&mut self) -> Result<(), EngineError> {
         let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
         self.board = Some(Board::new(b.width(), b.height())?);
+        self.prepare();
         Ok(())
     }
 
@@ -207,10 +211,44 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&ThinkReport),
     ) -> Result<Pos, EngineError> {
-        let _ = (stop, report);
         let rule = self.options.rule;
         let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
-        simple_move(b, rule).ok_or(EngineError::NoMove)
+        let bytes = search::tt_bytes(self.options.hash_kb, self.options.max_memory);
+        let searcher = self.searcher.get_or_insert_with(|| Searcher::new(bytes));
+        searcher.resize(bytes);
+        let limits = Limits {
+            time: Some(TimeControl {
+                turn_ms: self.options.timeout_turn_ms,
+                match_ms: self.options.timeout_match_ms,
+                time_left_ms: self.options.time_left_ms,
+            }),
+            threads: self.options.threads.max(1),
+            ..Limits::default()
+        };
+        let result = searcher.think(b, rule, &limits, stop, &mut |r| {
+            report(&ThinkReport {
+                depth: r.depth,
+                score: r.score,
+                nodes: r.nodes,
+                time_ms: r.time_ms,
+                pv: r.pv.clone(),
+            })
+        });
+        result.map(|r| r.best).ok_or(EngineError::NoMove)
+    }
+
+    /// Builds the pattern tables of the current rule and forgets the search's memory of the
+    /// previous game; called on `START`/`RESTART` so that no move pays for it.
+    fn prepare(&mut self) {
+        tables::init(self.options.rule);
+        let bytes = search::tt_bytes(self.options.hash_kb, self.options.max_memory);
+        match self.searcher.as_mut() {
+            Some(s) => {
+                s.resize(bytes);
+                s.clear();
+            }
+            None => self.searcher = Some(Searcher::new(bytes)),
+        }
     }
 }
 

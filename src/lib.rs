@@ -7,10 +7,13 @@
 #![warn(missing_docs)]
 
 pub mod arena;
+pub mod bench;
 pub mod engine;
+pub mod eval;
 pub mod notation;
 pub mod protocol;
 pub mod rules;
+pub mod search;
 pub mod solve;
 pub mod threat;
 pub mod types;

@@ -23,6 +23,13 @@ struct Cli {
 enum Cmd {
     /// Speak the Gomocup protocol on stdin/stdout (the default).
     Protocol,
+    /// Search the fixed bench positions (1 thread, fixed depth and hash); the last lines give
+    /// the node count, the speed and a signature of the results.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = lianzhu::bench::DEFAULT_DEPTH)]
+        depth: i32,
+    },
     /// Prove VCF (or VCT) wins for positions read from stdin, one a line.
     Solve(lianzhu::solve::SolveArgs),
 }
@@ -40,6 +47,13 @@ fn main() {
     }
     match cli.command {
         None | Some(Cmd::Protocol) => lianzhu::protocol::run(engine),
+        Some(Cmd::Bench { depth }) => {
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = lianzhu::bench::run(depth, &mut out) {
+                log::error!("bench: {e}");
+                std::process::exit(1);
+            }
+        }
         Some(Cmd::Solve(args)) => {
             let stdout = std::io::stdout();
             if let Err(e) = lianzhu::solve::run(&args, std::io::stdin().lock(), stdout.lock()) {

@@ -99,6 +99,8 @@ fn play_game(rule: Rule, (w, h): (usize, usize), seed: u64) -> usize {
     let label = format!("{rule} {w}x{h} seed {seed} engine {seat:?}");
     let mut engine = Engine::new();
     engine.options.rule = rule;
+    // The search moves "as fast as possible" (a few ms), so the test measures legality, not time.
+    engine.options.timeout_turn_ms = 0;
     engine.start(w, h).unwrap();
     let initial = engine.board().unwrap().hash();
     let stop = AtomicBool::new(false);

@@ -38,6 +38,8 @@ fn parse_xy(text: &str) -> Option<(i64, i64)> {
 /// Serves one manager until `END` or end of input.
 pub fn serve(input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
     let mut engine = Engine::new();
+    // Move "as fast as possible" (timeout_turn 0: a few ms of search): a fast sparring partner.
+    engine.options.timeout_turn_ms = 0;
     let mut line = String::new();
     loop {
         line.clear();

@@ -5,7 +5,9 @@
 #![forbid(unsafe_code)]
 
 mod board;
+pub mod pattern;
 pub mod renju;
+pub mod tables;
 pub mod zobrist;
 
 pub use board::{Board, BoardError, Cell};

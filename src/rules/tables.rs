@@ -1,0 +1,233 @@
+//! Precomputed pattern tables: for every 20-bit line key, the [`LinePattern`] a black and a
+//! white stone at the centre would make, and the combination table from four patterns to a
+//! [`CellThreat`] byte.
+//!
+//! A line key here uses absolute codes: 0 empty, 1 black, 2 white, 3 wall (offsets -5..-1 in
+//! bit pairs 0..4, +1..+5 in pairs 5..9, as [`pattern::encode`]). Only realizable keys (walls
+//! grow inwards from the ends) are filled; every other key reads as `Dead`.
+//!
+//! Invariants: tables are built once per rule, lazily, from [`pattern::classify_with`] (the
+//! definition), and never change afterwards; call [`init`] at engine start so that no search
+//! pays for the build. An exhaustive test compares every realizable entry with an independent
+//! classifier that works on a real [`crate::rules::Board`].
+
+use super::pattern::{self, CellThreat, LinePattern, WinKind, EMPTY, OPP, OWN, WALL};
+use crate::types::{Color, Rule};
+use std::sync::LazyLock;
+
+/// Number of line keys (2^20).
+pub const KEYS: usize = 1 << 20;
+
+/// The per-rule line table: `[black, white]` pattern per absolute key.
+pub struct PatternTable {
+    /// Black's pattern in the low nibble, white's in the high nibble (1 MB per rule).
+    entries: Box<[u8; KEYS]>,
+    combine: [Box<[u8; COMBINE_KEYS]>; 2],
+}
+
+impl PatternTable {
+    /// The patterns `[black, white]` for an absolute key.
+    #[inline]
+    pub fn get(&self, key: u32) -> [u8; 2] {
+        let e = self.entries[key as usize & (KEYS - 1)];
+        [e & 15, e >> 4]
+    }
+
+    /// The pattern a stone of `color` makes for an absolute key.
+    #[inline]
+    pub fn pattern(&self, key: u32, color: Color) -> LinePattern {
+        LinePattern::from_u8(self.get(key)[color.index()])
+    }
+
+    /// The threat byte (a [`CellThreat`] plus flag bits) of `color` for the four pattern
+    /// codes of a cell (see [`combine_key`]).
+    #[inline]
+    pub fn combine(&self, pats: [u8; 4], color: Color) -> u8 {
+        self.combine[color.index() & 1][combine_key(pats) % COMBINE_KEYS]
+    }
+
+    fn build(rule: Rule) -> PatternTable {
+        let kinds = [
+            WinKind::of(rule, Color::Black),
+            WinKind::of(rule, Color::White),
+        ];
+        let black = RelativeTable::build(kinds[0]);
+        let white = if kinds[1] == kinds[0] {
+            None
+        } else {
+            Some(RelativeTable::build(kinds[1]))
+        };
+        let white_ref = white.as_ref().unwrap_or(&black);
+        let mut entries: Box<[u8; KEYS]> = vec![0u8; KEYS]
+            .into_boxed_slice()
+            .try_into()
+            .expect("KEYS entries");
+        for_each_realizable(|key| {
+            entries[key as usize] = black.get(key) | white_ref.get(swap_colors(key)) << 4;
+        });
+        let renju = rule == Rule::Renju;
+        let combine = [renju, false].map(|renju_black| {
+            (0..COMBINE_KEYS)
+                .map(|key| {
+                    let pats =
+                        [1, 12, 144, 1728].map(|d| LinePattern::from_u8((key / d % 12) as u8));
+                    pattern::combine(pats, renju_black)
+                })
+                .collect::<Vec<u8>>()
+                .into_boxed_slice()
+                .try_into()
+                .expect("COMBINE_KEYS entries")
+        });
+        PatternTable { entries, combine }
+    }
+}
+
+/// Number of combination keys: four patterns of 12 values each.
+pub const COMBINE_KEYS: usize = 12 * 12 * 12 * 12;
+
+/// The combination key of four pattern codes (base 12, direction 0 lowest).
+#[inline]
+pub fn combine_key(pats: [u8; 4]) -> usize {
+    pats[0] as usize + 12 * pats[1] as usize + 144 * pats[2] as usize + 1728 * pats[3] as usize
+}
+
+/// Swaps black and white codes in an absolute key (empty and wall stay).
+#[inline]
+pub fn swap_colors(key: u32) -> u32 {
+    let differ = (key ^ (key >> 1)) & 0x55555;
+    key ^ (differ | (differ << 1))
+}
+
+/// Calls `f` on every realizable key: `wl` walls at the left end, `wr` at the right end, and
+/// every empty/own/opponent assignment of the cells between.
+pub fn for_each_realizable(mut f: impl FnMut(u32)) {
+    for wl in 0..=5usize {
+        for wr in 0..=5usize {
+            let free = 10 - wl - wr;
+            let combos = 3usize.pow(free as u32);
+            for mut n in 0..combos {
+                let mut line = [EMPTY; 11];
+                let cells = (0..11).filter(|&i| i != pattern::CENTER);
+                for (slot, i) in cells.enumerate() {
+                    line[i] = if slot < wl || slot >= 10 - wr {
+                        WALL
+                    } else {
+                        let c = (n % 3) as u8;
+                        n /= 3;
+                        c
+                    };
+                }
+                f(pattern::encode(&line));
+            }
+        }
+    }
+}
+
+/// Patterns for the "own = code 1" view of a key, memoised over the recursion.
+struct RelativeTable {
+    memo: Vec<u8>,
+}
+
+const UNKNOWN: u8 = 0xff;
+
+impl RelativeTable {
+    fn build(kind: WinKind) -> RelativeTable {
+        let mut t = RelativeTable {
+            memo: vec![UNKNOWN; KEYS],
+        };
+        for_each_realizable(|key| {
+            t.classify(key, kind);
+        });
+        t
+    }
+
+    fn get(&self, key: u32) -> u8 {
+        let v = self.memo[key as usize];
+        if v == UNKNOWN {
+            LinePattern::Dead as u8
+        } else {
+            v
+        }
+    }
+
+    fn classify(&mut self, key: u32, kind: WinKind) -> LinePattern {
+        let v = self.memo[key as usize];
+        if v != UNKNOWN {
+            return LinePattern::from_u8(v);
+        }
+        let line = pattern::decode(key);
+        let p = pattern::classify_with(&line, kind, &mut |next| {
+            self.classify(pattern::encode(next), kind)
+        });
+        self.memo[key as usize] = p as u8;
+        p
+    }
+}
+
+static FREESTYLE: LazyLock<PatternTable> = LazyLock::new(|| PatternTable::build(Rule::Freestyle));
+static STANDARD: LazyLock<PatternTable> = LazyLock::new(|| PatternTable::build(Rule::Standard));
+static RENJU: LazyLock<PatternTable> = LazyLock::new(|| PatternTable::build(Rule::Renju));
+static CARO: LazyLock<PatternTable> = LazyLock::new(|| PatternTable::build(Rule::Caro));
+static CARO_EXACT: LazyLock<PatternTable> = LazyLock::new(|| PatternTable::build(Rule::CaroExact));
+
+/// The table for `rule` (built on first use).
+#[inline]
+pub fn table(rule: Rule) -> &'static PatternTable {
+    match rule {
+        Rule::Freestyle => &FREESTYLE,
+        Rule::Standard => &STANDARD,
+        Rule::Renju => &RENJU,
+        Rule::Caro => &CARO,
+        Rule::CaroExact => &CARO_EXACT,
+    }
+}
+
+/// Builds the table of `rule` now if it is not built yet.
+pub fn init(rule: Rule) {
+    LazyLock::force(match rule {
+        Rule::Freestyle => &FREESTYLE,
+        Rule::Standard => &STANDARD,
+        Rule::Renju => &RENJU,
+        Rule::Caro => &CARO,
+        Rule::CaroExact => &CARO_EXACT,
+    });
+}
+
+/// The code of `color` in an absolute key.
+#[inline]
+pub const fn color_code(color: Color) -> u32 {
+    match color {
+        Color::Black => OWN as u32,
+        Color::White => OPP as u32,
+    }
+}
+
+/// Guard: the combination key holds 12 pattern values, the threat byte 31 classes.
+const _: () = assert!(LinePattern::Five as usize == 11 && CellThreat::COUNT <= 31);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swap_is_an_involution() {
+        for key in [0u32, 0x12345, 0xfffff, 0x5a5a5] {
+            assert_eq!(swap_colors(swap_colors(key)), key);
+        }
+        assert_eq!(swap_colors(0b01), 0b10);
+        assert_eq!(swap_colors(0b11), 0b11);
+    }
+
+    #[test]
+    fn realizable_count() {
+        let mut n = 0;
+        for_each_realizable(|k| {
+            assert!(pattern::is_realizable(&pattern::decode(k)));
+            n += 1;
+        });
+        let expected: usize = (0..=5)
+            .flat_map(|l| (0..=5).map(move |r| 3usize.pow(10 - l - r)))
+            .sum();
+        assert_eq!(n, expected);
+    }
+}

@@ -1,0 +1,492 @@
+//! The per-thread searcher: iterative deepening, aspiration windows and principal variation
+//! search over an [`EvalBoard`], laid out as `Step N.` blocks.
+//!
+//! Invariants: the board is restored exactly after every call (make/undo in stack order);
+//! scores are from the side to move's view, mate scores count plies from the root
+//! ([`mate_in`]/[`mated_in`]) and are stored in the TT relative to the node; once the abort or
+//! stop flag is seen every call returns at once and its score is ignored. Only the main worker
+//! (id 0) reads the clock; helpers only read the flags.
+
+use super::history::History;
+use super::movegen::{self, Hints, NodeKind, ScoredMove};
+use super::params::*;
+use super::time::Clock;
+use super::tt::{Bound, Tt};
+use crate::eval::EvalBoard;
+use crate::rules::pattern::CellThreat;
+use crate::threat::vcf::{VcfLimits, VcfOutcome, VcfProver};
+use crate::types::{Pos, Rule};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// State shared by all workers of one search.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a Tt,
+    pub stop: &'a AtomicBool,
+    pub abort: AtomicBool,
+    pub nodes: AtomicU64,
+    pub clock: Clock,
+    pub max_nodes: u64,
+}
+
+impl Shared<'_> {
+    #[inline]
+    fn aborted(&self) -> bool {
+        self.abort.load(Relaxed) || self.stop.load(Relaxed)
+    }
+}
+
+/// A root move and what the last iterations said about it.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub pos: Pos,
+    pub score: i32,
+    pub pv: Vec<Pos>,
+}
+
+/// One completed iteration.
+#[derive(Clone, Debug)]
+pub(crate) struct Iteration {
+    pub depth: i32,
+    pub score: i32,
+    pub pv: Vec<Pos>,
+}
+
+#[derive(Clone, Default)]
+struct Frame {
+    killers: [Pos; 2],
+    moves: Vec<ScoredMove>,
+    pv: Vec<Pos>,
+}
+
+/// One search thread.
+pub(crate) struct Worker<'a> {
+    pub eb: EvalBoard,
+    shared: &'a Shared<'a>,
+    id: usize,
+    unflushed: u64,
+    history: History,
+    frames: Vec<Frame>,
+    pub root_moves: Vec<RootMove>,
+    /// The VCF prover probed at the horizon.
+    vcf: VcfProver,
+    /// Share of the optimum time this position deserves (below 1 when the root only has
+    /// defences to choose from).
+    pub time_scale: f64,
+}
+
+const INF: i32 = MATE + 1;
+
+impl<'a> Worker<'a> {
+    pub fn new(eb: EvalBoard, shared: &'a Shared<'a>, id: usize, roots: &[Pos]) -> Worker<'a> {
+        Worker {
+            eb,
+            shared,
+            id,
+            unflushed: 0,
+            history: History::new(),
+            frames: vec![Frame::default(); MAX_PLY + 2],
+            root_moves: roots
+                .iter()
+                .map(|&pos| RootMove {
+                    pos,
+                    score: -INF,
+                    pv: vec![pos],
+                })
+                .collect(),
+            time_scale: 1.0,
+            vcf: VcfProver::new(),
+        }
+    }
+
+    /// Iterative deepening up to `max_depth`; `on_iteration` sees every completed depth
+    /// (main worker). Returns the last completed iteration, or the best root move proven so
+    /// far in an interrupted one.
+    pub fn iterate(
+        &mut self,
+        max_depth: i32,
+        on_iteration: &mut dyn FnMut(&Iteration, u64),
+    ) -> Option<Iteration> {
+        let mut last: Option<Iteration> = None;
+        let mut prev_score: i32 = 0;
+        let mut stable = 0;
+        let first = 1 + (self.id % 2) as i32;
+        for depth in first..=max_depth {
+            // Step 1. Aspiration window around the previous score.
+            let mut delta = ASPIRATION_DELTA;
+            let (mut alpha, mut beta) =
+                if depth >= ASPIRATION_MIN_DEPTH && prev_score.abs() < MATE_BOUND {
+                    (prev_score - delta, prev_score + delta)
+                } else {
+                    (-INF, INF)
+                };
+            let mut partial = None;
+            let score = loop {
+                let (s, best) = self.root_search(alpha, beta, depth);
+                if best.is_some() {
+                    partial = best;
+                }
+                if self.shared.aborted() {
+                    break None;
+                }
+                if s <= alpha && alpha > -INF {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INF);
+                } else if s >= beta && beta < INF {
+                    beta = (s + delta).min(INF);
+                } else {
+                    break Some(s);
+                }
+                delta *= 2;
+            };
+            // Step 2. Keep the result of a completed iteration.
+            let Some(score) = score else {
+                if partial.is_some() {
+                    last = partial;
+                }
+                break;
+            };
+            self.root_moves.sort_by_key(|r| std::cmp::Reverse(r.score));
+            let same_best =
+                last.as_ref().and_then(|l| l.pv.first()) == Some(&self.root_moves[0].pos);
+            stable = if same_best { stable + 1 } else { 0 };
+            let dropped = score < prev_score - 2 * ASPIRATION_DELTA;
+            prev_score = score;
+            let it = Iteration {
+                depth,
+                score,
+                pv: self.root_moves[0].pv.clone(),
+            };
+            self.flush_nodes();
+            on_iteration(&it, self.shared.nodes.load(Relaxed));
+            last = Some(it);
+            // Step 3. Stop when a mate is proven within the depth or time is short.
+            if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth {
+                break;
+            }
+            // A best move that keeps changing or a falling score earns more time, a stable
+            // one less (the clock's maximum still bounds everything).
+            let factor = self.time_scale
+                * if dropped || stable == 0 {
+                    1.4
+                } else if stable >= 4 {
+                    0.7
+                } else {
+                    1.0
+                };
+            if self.id == 0 && self.shared.clock.past_optimum(factor) {
+                break;
+            }
+        }
+        self.flush_nodes();
+        last
+    }
+
+    /// Searches every root move; returns the best score and, if some move was fully searched
+    /// and raised alpha, the iteration it proves.
+    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32) -> (i32, Option<Iteration>) {
+        let mut best = -INF;
+        let mut proven = None;
+        for i in 0..self.root_moves.len() {
+            let m = self.root_moves[i].pos;
+            self.eb.make(m);
+            let s = if i == 0 {
+                -self.search(-beta, -alpha, depth - 1, 1, true)
+            } else {
+                let mut s = -self.search(-alpha - 1, -alpha, depth - 1, 1, false);
+                if s > alpha && s < beta && !self.shared.aborted() {
+                    s = -self.search(-beta, -alpha, depth - 1, 1, true);
+                }
+                s
+            };
+            self.eb.undo();
+            if self.shared.aborted() {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if s > alpha || i == 0 {
+                rm.score = s;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.frames[1].pv);
+            } else {
+                rm.score = -INF;
+            }
+            best = best.max(s);
+            if s > alpha {
+                alpha = s;
+                proven = Some(Iteration {
+                    depth,
+                    score: s,
+                    pv: rm.pv.clone(),
+                });
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        (best, proven)
+    }
+
+    #[inline]
+    fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.unflushed, Relaxed);
+        self.unflushed = 0;
+    }
+
+    /// Counts a node; every [`TIME_CHECK_NODES`] flushes the count and (main worker) checks
+    /// the clock and node limit.
+    #[inline]
+    fn count_node(&mut self) {
+        self.unflushed += 1;
+        if self.unflushed >= TIME_CHECK_NODES {
+            self.flush_nodes();
+            if self.id == 0 {
+                let nodes = self.shared.nodes.load(Relaxed);
+                if self.shared.clock.out_of_time()
+                    || (self.shared.max_nodes > 0 && nodes >= self.shared.max_nodes)
+                {
+                    self.shared.abort.store(true, Relaxed);
+                }
+            }
+        }
+    }
+
+    /// The value of a node at the horizon: (if [`LEAF_VCF`]) a short VCF probe when the side
+    /// to move has at least [`LEAF_VCF_FOURS`] four points (a found line is a mate score of its length),
+    /// else the static evaluation. The caller has checked that the opponent has no five point.
+    #[inline]
+    fn leaf(&mut self, ply: usize) -> i32 {
+        let me = self.eb.side_to_move();
+        if LEAF_VCF && self.eb.count_at_least(me, CellThreat::Block4) >= LEAF_VCF_FOURS {
+            let limits = VcfLimits {
+                max_nodes: LEAF_VCF_NODES,
+                max_fours: LEAF_VCF_MAX_FOURS,
+            };
+            let r = self.vcf.search(self.eb.board(), self.eb.rule(), me, limits);
+            if let VcfOutcome::Win(line) = r.outcome {
+                return mate_in(ply + line.len());
+            }
+        }
+        self.eb.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.count_node();
+        self.frames[ply].pv.clear();
+        if self.shared.aborted() {
+            return 0;
+        }
+        let me = self.eb.side_to_move();
+        let opp = me.opponent();
+
+        // Step 1. Immediate results: a five to play, two fives to stop, a winning four.
+        if self.eb.count(me, CellThreat::Five) > 0 {
+            return mate_in(ply + 1);
+        }
+        let opp_fives = self.eb.count(opp, CellThreat::Five);
+        // (Under caro a block can close the other five's end, so two fives are not proof.)
+        if opp_fives >= 2 && !matches!(self.eb.rule(), Rule::Caro | Rule::CaroExact) {
+            return mated_in(ply + 2);
+        }
+        if opp_fives == 0 && movegen::has_winning_point(&self.eb, me) {
+            return mate_in(ply + 3);
+        }
+        if opp_fives == 0 && movegen::has_winning_threat(&self.eb, me) {
+            return mate_in(ply + 5);
+        }
+        if self.eb.board().is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.leaf(ply);
+        }
+
+        // Step 2. Mate-distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 3. Horizon: evaluate, unless a five threat forces the reply.
+        if depth <= 0 && opp_fives == 0 {
+            return self.leaf(ply);
+        }
+
+        // Step 4. Transposition table.
+        let key = self.eb.board().hash();
+        let entry = self.shared.tt.probe(key);
+        let mut tt_move = Pos::NONE;
+        if let Some(e) = entry {
+            tt_move = e.mv;
+            let s = score_from_tt(e.score, ply);
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return s;
+            }
+        }
+
+        // Step 5. Static evaluation and reverse futility pruning in quiet positions.
+        let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
+        let opp_threat = opp_fives > 0
+            || self.eb.count(opp, CellThreat::Flex4) + self.eb.count(opp, CellThreat::Block4x2) > 0;
+        if !pv_node
+            && !opp_threat
+            && depth <= RFP_DEPTH
+            && beta.abs() < MATE_BOUND
+            && eval - RFP_MARGIN * depth >= beta
+        {
+            return eval;
+        }
+
+        // Step 6. Generate moves (threat-aware).
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        let kind = movegen::generate(
+            &self.eb,
+            &Hints {
+                tt_move,
+                killers: self.frames[ply].killers,
+                history: &self.history,
+            },
+            &mut moves,
+        );
+        if let NodeKind::Win(_) = kind {
+            self.frames[ply].moves = moves;
+            return mate_in(ply + 1);
+        }
+        if moves.is_empty() {
+            self.frames[ply].moves = moves;
+            // No legal defence of a five (renju: the block is a foul), or nothing to play.
+            return if opp_fives > 0 {
+                mated_in(ply + 2)
+            } else {
+                eval
+            };
+        }
+
+        // Step 7. Search the moves: PVS with late-move reductions and move-count pruning.
+        let forced = kind == NodeKind::Forced;
+        let new_depth = if forced { depth } else { depth - 1 };
+        let mut best = -INF;
+        let mut best_move = Pos::NONE;
+        let original_alpha = alpha;
+        for (i, m) in moves.iter().copied().enumerate() {
+            let quiet = kind == NodeKind::All
+                && m.threat < CellThreat::Flex3
+                && m.blocks < CellThreat::Flex3x2;
+            if !pv_node
+                && quiet
+                && depth < LMP_COUNT.len() as i32
+                && i >= LMP_COUNT[depth.max(0) as usize]
+                && best > -MATE_BOUND
+            {
+                break;
+            }
+            self.eb.make(m.pos);
+            let s = if i == 0 {
+                -self.search(-beta, -alpha, new_depth, ply + 1, pv_node)
+            } else {
+                let r = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVE {
+                    (lmr_reduction(depth, i) - i32::from(pv_node)).max(0)
+                } else {
+                    0
+                };
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if s > alpha && r > 0 {
+                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if pv_node && s > alpha && s < beta {
+                    s = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                }
+                s
+            };
+            self.eb.undo();
+            if self.shared.aborted() {
+                self.frames[ply].moves = moves;
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_move = m.pos;
+                if s > alpha {
+                    alpha = s;
+                    if pv_node {
+                        let (head, tail) = self.frames.split_at_mut(ply + 1);
+                        let pv = &mut head[ply].pv;
+                        pv.clear();
+                        pv.push(m.pos);
+                        pv.extend_from_slice(&tail[0].pv);
+                    }
+                    if s >= beta {
+                        // Step 8. A cut: remember the move.
+                        if kind == NodeKind::All {
+                            let k = &mut self.frames[ply].killers;
+                            if k[0] != m.pos {
+                                k[1] = k[0];
+                                k[0] = m.pos;
+                            }
+                            let bonus = depth * depth * 16;
+                            self.history.update(me, m.pos, bonus);
+                            for q in moves[..i].iter() {
+                                self.history.update(me, q.pos, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.frames[ply].moves = moves;
+
+        // Step 9. Store the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
+        best
+    }
+}
+
+/// A score as stored in the TT: mate distances counted from the node, not the root.
+#[inline]
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+/// A TT score converted back to root-relative mate distances.
+#[inline]
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}

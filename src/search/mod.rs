@@ -1,0 +1,350 @@
+//! The search: [`Searcher::think`] chooses a move for the side to move.
+//!
+//! Layout: `alphabeta` (the per-thread PVS worker), `movegen` (threat-aware generation),
+//! `tt` (shared lock-free table), `history`, `time` (the time manager), `params` (every
+//! tunable). Lazy SMP: [`Limits::threads`] workers share the TT and the stop flags; the main
+//! worker alone reads the clock and reports.
+//!
+//! Invariants: the move returned is always legal for the side to move (checked with the
+//! rules layer's exact test); an immediate win is taken and a single forced reply is played
+//! without searching; the search never prints and never sees protocol text; setting `stop`
+//! makes [`Searcher::think`] return the best move found so far at once.
+
+#![forbid(unsafe_code)]
+
+mod alphabeta;
+pub mod history;
+pub mod movegen;
+pub mod params;
+pub mod time;
+pub mod tt;
+
+use crate::eval::EvalBoard;
+use crate::rules::{self, tables, Board};
+use crate::threat::vcf::{self, VcfLimits};
+use crate::types::{Pos, Rule};
+use alphabeta::{Iteration, Shared, Worker};
+use movegen::{Hints, NodeKind};
+use params::{mate_in, mated_in, MAX_DEPTH};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+use time::{Clock, TimeControl};
+use tt::Tt;
+
+/// What limits one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The manager's clock; `None` = no time limit.
+    pub time: Option<TimeControl>,
+    /// Deepest iteration.
+    pub max_depth: i32,
+    /// Node limit (0 = none).
+    pub max_nodes: u64,
+    /// Search threads (at least 1).
+    pub threads: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time: Some(TimeControl::default()),
+            max_depth: MAX_DEPTH,
+            max_nodes: 0,
+            threads: 1,
+        }
+    }
+}
+
+impl Limits {
+    /// A fixed-depth, single-thread search without time limit.
+    pub fn depth(depth: i32) -> Limits {
+        Limits {
+            time: None,
+            max_depth: depth,
+            max_nodes: 0,
+            threads: 1,
+        }
+    }
+}
+
+/// Progress after a completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Completed depth.
+    pub depth: u32,
+    /// Score from the side to move's view (mates near [`params::MATE`]).
+    pub score: i32,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Principal variation from the root.
+    pub pv: Vec<Pos>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Pos,
+    /// Its score from the side to move's view.
+    pub score: i32,
+    /// Deepest completed depth (0 for a move chosen without search).
+    pub depth: i32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Milliseconds used.
+    pub time_ms: u64,
+    /// Principal variation, starting with `best`.
+    pub pv: Vec<Pos>,
+}
+
+/// Most VCF-prover nodes spent at the root before the search.
+pub const VCF_ROOT_NODES: u64 = 200_000;
+/// VCF-prover nodes per millisecond of the move's time budget.
+pub const VCF_NODES_PER_MS: u64 = 100;
+
+/// Default memory budget of the whole process when the manager gives none.
+pub const DEFAULT_MEMORY: u64 = 350 << 20;
+/// Memory kept aside from the budget for tables, boards, stacks and the binary.
+pub const MEMORY_OVERHEAD: u64 = 40 << 20;
+
+/// TT size in bytes for `hash_kb` (`INFO hash_size`, if any) under `max_memory` (0 = the
+/// default budget): the requested size, or half the budget, never more than the budget minus
+/// the overhead.
+pub fn tt_bytes(hash_kb: Option<u64>, max_memory: u64) -> usize {
+    let budget = if max_memory == 0 {
+        DEFAULT_MEMORY
+    } else {
+        max_memory
+    };
+    let avail = budget.saturating_sub(MEMORY_OVERHEAD).max(1 << 20);
+    let want = hash_kb.map_or(avail / 2, |kb| kb.saturating_mul(1024));
+    want.min(avail).clamp(1 << 16, 1 << 34) as usize
+}
+
+/// Owns the transposition table across moves of a game.
+pub struct Searcher {
+    tt: Tt,
+}
+
+impl Searcher {
+    /// A searcher whose TT has at most `tt_bytes` bytes.
+    pub fn new(tt_bytes: usize) -> Searcher {
+        Searcher {
+            tt: Tt::new(tt_bytes),
+        }
+    }
+
+    /// TT size in bytes.
+    pub fn tt_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// Resizes the TT (clearing it) if `bytes` asks for a different size.
+    pub fn resize(&mut self, bytes: usize) {
+        if Tt::bytes_for(bytes) != self.tt.bytes() {
+            self.tt = Tt::new(bytes);
+        }
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Chooses a move for the side to move of `board` under `rule`. `report` is called after
+    /// completed iterations (at most a few times per second, and for the last one); `stop`
+    /// may be set from another thread. `None` only when there is no legal move.
+    pub fn think(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Report),
+    ) -> Option<SearchResult> {
+        tables::init(rule);
+        let budget = limits
+            .time
+            .map(|tc| tc.budget(board.width() * board.height() - board.stone_count()));
+        let clock = Clock::start(budget);
+        let done = |best: Pos, score: i32, nodes: u64| {
+            Some(SearchResult {
+                best,
+                score,
+                depth: 0,
+                nodes,
+                time_ms: clock.elapsed().as_millis() as u64,
+                pv: vec![best],
+            })
+        };
+        let me = board.side_to_move();
+        let legal = |p: Pos| rules::is_legal(board, p, me, rule);
+
+        // Step 1. Moves that need no search: the first stone, a win, a single forced block.
+        if board.stone_count() == 0 && legal(board.center()) {
+            return done(board.center(), 0, 0);
+        }
+        let empties: Vec<Pos> = board.empty_points().collect();
+        if let Some(&p) = empties
+            .iter()
+            .find(|&&p| rules::is_five(board, p, me, rule) && legal(p))
+        {
+            return done(p, mate_in(1), 0);
+        }
+        let blocks: Vec<Pos> = empties
+            .iter()
+            .copied()
+            .filter(|&p| rules::is_five(board, p, me.opponent(), rule))
+            .collect();
+        if !blocks.is_empty() {
+            let legal_blocks: Vec<Pos> = blocks.iter().copied().filter(|&p| legal(p)).collect();
+            if let [only] = legal_blocks[..] {
+                let score = if blocks.len() > 1 { mated_in(2) } else { 0 };
+                return done(only, score, 0);
+            }
+            if legal_blocks.is_empty() {
+                // Lost whatever we do: play any legal point.
+                let p = empties.iter().copied().find(|&p| legal(p))?;
+                return done(p, mated_in(2), 0);
+            }
+        }
+
+        // A proven VCF (continuous fours to a five) is played at once. Its node limit follows
+        // the time budget (fixed without one, so the bench stays deterministic).
+        let vcf_nodes = budget.map_or(VCF_ROOT_NODES, |b| {
+            (b.maximum.as_millis() as u64 * VCF_NODES_PER_MS).clamp(1_000, VCF_ROOT_NODES)
+        });
+        let vcf = vcf::solve(
+            board,
+            rule,
+            me,
+            VcfLimits {
+                max_nodes: vcf_nodes,
+                ..VcfLimits::default()
+            },
+        );
+        if let (Some(p), Some(plies)) = (vcf.first_move(), vcf.mate_plies()) {
+            if legal(p) {
+                return done(p, mate_in(plies), vcf.nodes);
+            }
+        }
+
+        // Step 2. Root moves: the threat-aware generator, then the exact legality test.
+        let eb = EvalBoard::new(board, rule);
+        let history = history::History::new();
+        let mut moves = Vec::new();
+        let kind = movegen::generate(
+            &eb,
+            &Hints {
+                tt_move: self.tt.probe(board.hash()).map_or(Pos::NONE, |e| e.mv),
+                killers: [Pos::NONE; 2],
+                history: &history,
+            },
+            &mut moves,
+        );
+        let mut roots: Vec<Pos> = match kind {
+            NodeKind::Win(p) => vec![p],
+            _ => moves.iter().map(|m| m.pos).collect(),
+        };
+        roots.retain(|&p| legal(p));
+        if roots.is_empty() {
+            roots = empties.iter().copied().filter(|&p| legal(p)).collect();
+            let center = board.center();
+            roots.sort_by_key(|&p| (p.distance(center), p));
+            roots.truncate(1);
+        }
+        let first = *roots.first()?;
+        if roots.len() == 1 {
+            return done(first, 0, 0);
+        }
+
+        // Step 3. Iterative deepening on `threads` workers sharing the TT.
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            stop,
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            clock,
+            max_nodes: limits.max_nodes,
+        };
+        let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
+        let threads = limits.threads.max(1);
+        let mut last_report: Option<Duration> = None;
+        let mut pending: Option<Report> = None;
+        let result = std::thread::scope(|scope| {
+            for id in 1..threads {
+                let (shared, eb, roots) = (&shared, eb.clone(), &roots);
+                scope.spawn(move || {
+                    let mut w = Worker::new(eb, shared, id, roots);
+                    w.iterate(max_depth, &mut |_, _| {});
+                });
+            }
+            let mut main = Worker::new(eb.clone(), &shared, 0, &roots);
+            if kind != NodeKind::All {
+                main.time_scale = 0.5;
+            }
+            let it = main.iterate(max_depth, &mut |it: &Iteration, nodes| {
+                let elapsed = shared.clock.elapsed();
+                let r = Report {
+                    depth: it.depth as u32,
+                    score: it.score,
+                    nodes,
+                    time_ms: elapsed.as_millis() as u64,
+                    pv: it.pv.clone(),
+                };
+                if last_report.is_none_or(|t| elapsed >= t + Duration::from_millis(300)) {
+                    report(&r);
+                    last_report = Some(elapsed);
+                    pending = None;
+                } else {
+                    pending = Some(r);
+                }
+            });
+            shared.abort.store(true, Relaxed);
+            it
+        });
+        if let Some(r) = pending {
+            report(&r);
+        }
+        let nodes = shared.nodes.load(Relaxed);
+        let time_ms = shared.clock.elapsed().as_millis() as u64;
+        let Some(it) = result else {
+            return Some(SearchResult {
+                best: first,
+                score: 0,
+                depth: 0,
+                nodes,
+                time_ms,
+                pv: vec![first],
+            });
+        };
+        let best = it
+            .pv
+            .first()
+            .copied()
+            .filter(|&p| legal(p))
+            .unwrap_or(first);
+        Some(SearchResult {
+            best,
+            score: it.score,
+            depth: it.depth,
+            nodes,
+            time_ms,
+            pv: it.pv,
+        })
+    }
+}
+
+/// One-shot search with a fresh TT sized for the default memory budget.
+pub fn think(
+    board: &Board,
+    rule: Rule,
+    limits: &Limits,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&Report),
+) -> Option<SearchResult> {
+    Searcher::new(tt_bytes(None, 0)).think(board, rule, limits, stop, report)
+}

@@ -1,0 +1,165 @@
+//! Threat-aware move generation and ordering.
+//!
+//! Given the side to move `me` and the opponent `opp`:
+//! 1. `me` has a five point: the node is won ([`NodeKind::Win`]), nothing else is generated.
+//! 2. `opp` has a five point: only the blocks ([`NodeKind::Forced`]).
+//! 3. `opp` has a live-four point (a live three on the board) or a double-four point: only real
+//!    defences ([`NodeKind::Defend`]): every point where `me` makes a four (counter-attack)
+//!    and every point where `opp` would make a four (the three's own points, which include all
+//!    blocks of connected and split threes).
+//! 4. Otherwise every empty point within distance 2 of a stone ([`NodeKind::All`]).
+//!
+//! Invariants: no generated move is occupied or, for black under renju, a foul; the order is a
+//! total order (score, then [`Pos`]), so it is deterministic.
+
+use super::history::History;
+use crate::eval::EvalBoard;
+use crate::rules::pattern::{CellThreat, MAYBE_FOUL};
+use crate::types::{Color, Pos, Rule};
+
+/// A candidate move with its ordering score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoredMove {
+    /// The point.
+    pub pos: Pos,
+    /// Ordering score (higher first).
+    pub score: i32,
+    /// The mover's threat class at the point.
+    pub threat: CellThreat,
+    /// The opponent's threat class at the point (what playing here blocks).
+    pub blocks: CellThreat,
+}
+
+/// What kind of node the generator found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// The side to move wins at once at this point.
+    Win(Pos),
+    /// The opponent threatens a five: only blocks were generated.
+    Forced,
+    /// The opponent threatens a live four or double four: only defences were generated.
+    Defend,
+    /// A quiet node: all nearby points were generated.
+    All,
+}
+
+/// Ordering bonus of the mover's own threat class.
+const ATTACK: [i32; CellThreat::COUNT] = [
+    0, -100_000, 40, 60, 120, 160, 500, 700, 3_000, 300, 400, 6_000, 9_000, 20_000, 100_000,
+];
+/// Ordering bonus of the opponent's threat class at the same point (blocking it).
+const DEFEND: [i32; CellThreat::COUNT] = [
+    0, 0, 30, 40, 90, 120, 400, 500, 2_000, 250, 300, 4_000, 7_000, 15_000, 50_000,
+];
+
+/// Ordering hints from the search.
+pub struct Hints<'a> {
+    /// The transposition-table move.
+    pub tt_move: Pos,
+    /// Killer moves of this ply.
+    pub killers: [Pos; 2],
+    /// History scores.
+    pub history: &'a History,
+}
+
+/// True if `me` may play at the empty point `p` (renju fouls excluded).
+#[inline]
+fn allowed(eb: &EvalBoard, me: Color, p: Pos) -> bool {
+    me == Color::White || eb.rule() != Rule::Renju || !foulish(eb, p) || !eb.is_forbidden(p)
+}
+
+/// True if the patterns say black at `p` is or may be a foul.
+#[inline]
+fn foulish(eb: &EvalBoard, p: Pos) -> bool {
+    let t = eb.threat_byte(p, Color::Black);
+    t & MAYBE_FOUL != 0 || CellThreat::from_u8(t) == CellThreat::Forbidden
+}
+
+/// True if `color` has a winning four point (live four or double four) that it may play.
+pub fn has_winning_point(eb: &EvalBoard, color: Color) -> bool {
+    let n = eb.count(color, CellThreat::Flex4) + eb.count(color, CellThreat::Block4x2);
+    if n == 0 {
+        return false;
+    }
+    if eb.rule() != Rule::Renju || color == Color::White {
+        return true;
+    }
+    eb.playable()
+        .iter()
+        .any(|&p| eb.threat(p, color).is_winning() && eb.board().is_empty(p) && !eb.is_forbidden(p))
+}
+
+/// True if `color`, to move, wins in five plies through a four-three or a double three
+/// because the opponent cannot make a four at all: the opponent must block the four (or one
+/// three) with a stone on that line, and the other three becomes a live four. Not used for
+/// black under renju (the live-four point may be a foul). The caller has checked that the
+/// opponent has no five point.
+pub fn has_winning_threat(eb: &EvalBoard, color: Color) -> bool {
+    if eb.rule() == Rule::Renju && color == Color::Black {
+        return false;
+    }
+    eb.count(color, CellThreat::Block4Flex3) + eb.count(color, CellThreat::Flex3x2) > 0
+        && eb.count_at_least(color.opponent(), CellThreat::Block4) == 0
+}
+
+/// Fills `out` with the moves of the side to move, ordered best first, and says which kind
+/// of node this is.
+pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) -> NodeKind {
+    out.clear();
+    let me = eb.side_to_move();
+    let opp = me.opponent();
+    if eb.count(me, CellThreat::Five) > 0 {
+        let p = eb
+            .candidates()
+            .find(|&p| eb.board().is_empty(p) && eb.threat(p, me) == CellThreat::Five)
+            .expect("counted five point");
+        return NodeKind::Win(p);
+    }
+    let kind = if eb.count(opp, CellThreat::Five) > 0 {
+        NodeKind::Forced
+    } else if eb.count(opp, CellThreat::Flex4) + eb.count(opp, CellThreat::Block4x2) > 0 {
+        NodeKind::Defend
+    } else {
+        NodeKind::All
+    };
+    for p in eb.candidates() {
+        if eb.near(p) == 0 || !eb.board().is_empty(p) {
+            continue;
+        }
+        let [mine, theirs] = {
+            let t = eb.threats(p);
+            [t[me.index()], t[opp.index()]]
+        };
+        let keep = match kind {
+            NodeKind::Forced => theirs == CellThreat::Five,
+            NodeKind::Defend => {
+                mine.is_four_or_better()
+                    || (theirs.is_four_or_better() && theirs != CellThreat::Forbidden)
+            }
+            _ => true,
+        };
+        if !keep || !allowed(eb, me, p) {
+            continue;
+        }
+        let mut score = ATTACK[mine as usize]
+            + DEFEND[theirs as usize]
+            + eb.cell_value(p, me)
+            + eb.cell_value(p, opp) / 2
+            + hints.history.get(me, p) / 64;
+        if p == hints.tt_move {
+            score += 1_000_000;
+        } else if p == hints.killers[0] {
+            score += 5_000;
+        } else if p == hints.killers[1] {
+            score += 4_000;
+        }
+        out.push(ScoredMove {
+            pos: p,
+            score,
+            threat: mine,
+            blocks: theirs,
+        });
+    }
+    out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
+    kind
+}

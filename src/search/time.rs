@@ -1,0 +1,155 @@
+//! The time manager: turns the manager's `timeout_turn`, `timeout_match` and `time_left` into
+//! an optimum (do not start another iteration after it) and a maximum (abort the search).
+//!
+//! Invariants: the maximum is never above the turn limit or the time left minus a safety
+//! margin for process and pipe overhead; 0 for the turn limit means "move as fast as
+//! possible"; 0 for the match limit or a `time_left` of `i32::MAX` means no match limit.
+
+use std::time::{Duration, Instant};
+
+/// The manager's clock settings, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Limit per move; 0 = move as fast as possible.
+    pub turn_ms: i64,
+    /// Limit for the whole game; 0 = none.
+    pub match_ms: i64,
+    /// Time left for the game (`i32::MAX` = unlimited).
+    pub time_left_ms: i64,
+}
+
+impl Default for TimeControl {
+    fn default() -> Self {
+        TimeControl {
+            turn_ms: 5_000,
+            match_ms: 0,
+            time_left_ms: i64::from(i32::MAX),
+        }
+    }
+}
+
+/// Fixed reserve kept from every turn limit for process and pipe overhead (ms); a further
+/// 1/16 of the turn, at most [`TURN_RESERVE_MAX_MS`], is kept as well.
+pub const TURN_RESERVE_MS: i64 = 50;
+/// Cap of the proportional part of the turn reserve (ms).
+pub const TURN_RESERVE_MAX_MS: i64 = 250;
+/// Fixed reserve kept from the match time left (ms).
+pub const MATCH_RESERVE_MS: i64 = 100;
+/// Hard limit used when the turn limit is 0 ("as fast as possible").
+pub const INSTANT_MS: u64 = 15;
+
+/// How long this move may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Do not start a new iteration after this.
+    pub optimum: Duration,
+    /// Abort the search at this point.
+    pub maximum: Duration,
+}
+
+impl TimeControl {
+    /// True when the match clock is in force.
+    pub fn match_limited(&self) -> bool {
+        self.match_ms > 0 && self.time_left_ms != i64::from(i32::MAX)
+    }
+
+    /// The budget for a move with about `empty_cells` free points left.
+    pub fn budget(&self, empty_cells: usize) -> Budget {
+        if self.turn_ms <= 0 {
+            let t = Duration::from_millis(INSTANT_MS);
+            return Budget {
+                optimum: t / 4,
+                maximum: t,
+            };
+        }
+        let mut maximum =
+            self.turn_ms - TURN_RESERVE_MS - (self.turn_ms / 16).min(TURN_RESERVE_MAX_MS);
+        let mut optimum = maximum / 2;
+        if self.match_limited() {
+            let left = (self.time_left_ms - MATCH_RESERVE_MS - self.time_left_ms / 30).max(0);
+            // Our remaining moves: about half the free cells, at least 15, at most 40.
+            let moves_left = (empty_cells as i64 / 2).clamp(15, 40);
+            let share = left / moves_left;
+            maximum = maximum.min(left / 4).min(share * 3);
+            optimum = optimum.min(share);
+        }
+        let maximum = maximum.max(1) as u64;
+        let optimum = (optimum.max(1) as u64).min(maximum);
+        Budget {
+            optimum: Duration::from_millis(optimum),
+            maximum: Duration::from_millis(maximum),
+        }
+    }
+}
+
+/// A started clock with its budget.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    start: Instant,
+    budget: Option<Budget>,
+}
+
+impl Clock {
+    /// Starts the clock; `None` means no time limit (depth- or node-limited search).
+    pub fn start(budget: Option<Budget>) -> Clock {
+        Clock {
+            start: Instant::now(),
+            budget,
+        }
+    }
+
+    /// Time since the start.
+    #[inline]
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// True once the maximum has passed.
+    #[inline]
+    pub fn out_of_time(&self) -> bool {
+        self.budget.is_some_and(|b| self.elapsed() >= b.maximum)
+    }
+
+    /// True once a new iteration should not be started (the optimum has passed, scaled by
+    /// `factor` for unstable or forced positions).
+    pub fn past_optimum(&self, factor: f64) -> bool {
+        self.budget
+            .is_some_and(|b| self.elapsed().as_secs_f64() >= b.optimum.as_secs_f64() * factor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_stay_under_limits() {
+        let tc = TimeControl {
+            turn_ms: 200,
+            match_ms: 0,
+            time_left_ms: i64::from(i32::MAX),
+        };
+        let b = tc.budget(200);
+        assert!(b.maximum <= Duration::from_millis((200 - TURN_RESERVE_MS) as u64));
+        assert!(b.optimum <= b.maximum);
+        let tc = TimeControl {
+            turn_ms: 30_000,
+            match_ms: 180_000,
+            time_left_ms: 2_000,
+        };
+        let b = tc.budget(200);
+        assert!(b.maximum <= Duration::from_millis(2_000 / 4));
+        let tc = TimeControl {
+            turn_ms: 0,
+            match_ms: 0,
+            time_left_ms: i64::from(i32::MAX),
+        };
+        assert_eq!(tc.budget(200).maximum, Duration::from_millis(INSTANT_MS));
+        let tc = TimeControl {
+            turn_ms: 5_000,
+            match_ms: 100_000,
+            time_left_ms: 50,
+        };
+        assert!(tc.budget(100).maximum <= Duration::from_millis(1));
+    }
+}

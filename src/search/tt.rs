@@ -1,0 +1,187 @@
+//! The shared transposition table: lock-free, `AtomicU64` pairs, no `unsafe`.
+//!
+//! Each entry is two words: `key ^ data` and `data`. A reader accepts an entry only if the
+//! XOR of the two words gives back its key, so a torn write by another thread reads as a
+//! miss, never as a wrong move or score. Entries sit in clusters of two; a store replaces the
+//! same key, else the shallower or older of the two.
+//!
+//! `data` layout (bits): move 0..16, score 16..32 (i16), depth 32..40 (i8), bound 40..42,
+//! generation 42..48, static eval 48..64 (i16).
+
+use crate::types::Pos;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// What a stored score bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// No information.
+    None = 0,
+    /// The true score is at most the stored one (fail low).
+    Upper = 1,
+    /// The true score is at least the stored one (fail high).
+    Lower = 2,
+    /// Exact score.
+    Exact = 3,
+}
+
+/// A decoded entry.
+#[derive(Clone, Copy, Debug)]
+pub struct TtEntry {
+    /// Best or refuting move (`Pos::NONE` if none).
+    pub mv: Pos,
+    /// Score, already mate-adjusted to the node that stored it.
+    pub score: i32,
+    /// Remaining depth of the search that stored it.
+    pub depth: i32,
+    /// Bound type.
+    pub bound: Bound,
+    /// Static evaluation.
+    pub eval: i32,
+}
+
+/// The table.
+pub struct Tt {
+    words: Vec<AtomicU64>,
+    mask: usize,
+    generation: AtomicU8,
+}
+
+const CLUSTER: usize = 2;
+
+impl Tt {
+    /// A table of at most `bytes` bytes (a power of two number of 16-byte entries, at least 1024).
+    pub fn new(bytes: usize) -> Tt {
+        let entries = Tt::bytes_for(bytes) / 16;
+        let words = std::iter::repeat_with(|| AtomicU64::new(0))
+            .take(entries * 2)
+            .collect();
+        Tt {
+            words,
+            mask: entries / CLUSTER - 1,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// The size a table asked for `bytes` really has.
+    pub fn bytes_for(bytes: usize) -> usize {
+        let entries = (bytes / 16).max(1024);
+        (1usize << (usize::BITS - 1 - entries.leading_zeros())) * 16
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    /// Forgets everything (new game, bench).
+    pub fn clear(&mut self) {
+        for w in &mut self.words {
+            *w.get_mut() = 0;
+        }
+        *self.generation.get_mut() = 0;
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Relaxed);
+        self.generation.store((g + 1) & 63, Relaxed);
+    }
+
+    #[inline]
+    fn cluster(&self, key: u64) -> usize {
+        ((key >> 20) as usize & self.mask) * CLUSTER * 2
+    }
+
+    /// The entry for `key`, if stored.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let base = self.cluster(key);
+        for slot in 0..CLUSTER {
+            let i = base + slot * 2;
+            let data = self.words[i + 1].load(Relaxed);
+            if data != 0 && self.words[i].load(Relaxed) ^ data == key {
+                return Some(decode(data));
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, mv: Pos, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let gen = u64::from(self.generation.load(Relaxed));
+        let base = self.cluster(key);
+        let mut victim = base;
+        let mut victim_worth = i32::MAX;
+        for slot in 0..CLUSTER {
+            let i = base + slot * 2;
+            let data = self.words[i + 1].load(Relaxed);
+            if data == 0 || self.words[i].load(Relaxed) ^ data == key {
+                victim = i;
+                // Keep a deeper exact result of the same position unless ours is exact too.
+                if data != 0 {
+                    let old = decode(data);
+                    if old.depth > depth + 2 && bound != Bound::Exact && old.bound == Bound::Exact {
+                        return;
+                    }
+                }
+                break;
+            }
+            let old = decode(data);
+            let age = ((gen + 64 - ((data >> 42) & 63)) & 63) as i32;
+            let worth = old.depth - 4 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let mv = if mv.is_none() {
+            self.probe(key).map_or(Pos::NONE, |e| e.mv)
+        } else {
+            mv
+        };
+        let data = (mv.index() as u64)
+            | (u64::from(score.clamp(-32767, 32767) as i16 as u16) << 16)
+            | (u64::from(depth.clamp(-100, 127) as i8 as u8) << 32)
+            | ((bound as u64) << 40)
+            | (gen << 42)
+            | (u64::from(eval.clamp(-32767, 32767) as i16 as u16) << 48);
+        self.words[victim].store(key ^ data, Relaxed);
+        self.words[victim + 1].store(data, Relaxed);
+    }
+}
+
+fn decode(data: u64) -> TtEntry {
+    TtEntry {
+        mv: Pos::from_index((data & 0xffff) as usize),
+        score: i32::from((data >> 16) as u16 as i16),
+        depth: i32::from((data >> 32) as u8 as i8),
+        bound: match (data >> 40) & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => Bound::None,
+        },
+        eval: i32::from((data >> 48) as u16 as i16),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = Tt::new(1 << 16);
+        let key = 0x1234_5678_9abc_def0;
+        assert!(tt.probe(key).is_none());
+        tt.store(key, Pos::new(3, 4), -1234, 56, 7, Bound::Lower);
+        let e = tt.probe(key).expect("stored");
+        assert_eq!(e.mv, Pos::new(3, 4));
+        assert_eq!(
+            (e.score, e.eval, e.depth, e.bound),
+            (-1234, 56, 7, Bound::Lower)
+        );
+        assert!(tt.probe(key ^ 1).is_none());
+    }
+}

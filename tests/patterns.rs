@@ -1,0 +1,343 @@
+//! Pattern tables and incremental pattern state against independent references.
+//!
+//! - Every realizable table entry, for every rule and colour, equals a slow classifier that
+//!   places stones on a real `Board` and asks the rules layer (`wins_along`) what wins; the
+//!   two-and-one levels, which cost 100x more, are checked on a fixed sample of keys.
+//! - Random games under every rule compare all incremental `EvalBoard` state with a rebuild
+//!   at every node, and (renju) the pattern foul flags with the exact foul check.
+
+use lianzhu::eval::EvalBoard;
+use lianzhu::rules::pattern::{self, CellThreat, LinePattern, CENTER, EMPTY, WALL};
+use lianzhu::rules::{self, tables, Board};
+use lianzhu::types::{Color, Pos, Rule};
+
+const RULES: [Rule; 5] = [
+    Rule::Freestyle,
+    Rule::Standard,
+    Rule::Renju,
+    Rule::Caro,
+    Rule::CaroExact,
+];
+
+/// A line laid out on row 0 of a real board: the board and the centre point.
+fn lay_out(key: u32) -> Option<(Board, Pos)> {
+    let line = pattern::decode(key);
+    let wl = (0..CENTER).take_while(|&i| line[i] == WALL).count();
+    let wr = (CENTER + 1..11)
+        .rev()
+        .take_while(|&i| line[i] == WALL)
+        .count();
+    let cx = if wl > 0 { 5 - wl } else { 10 };
+    let width = if wr > 0 { cx + 6 - wr } else { 32 };
+    let mut board = Board::new(width, 5).ok()?;
+    for (i, &c) in line.iter().enumerate() {
+        if i == CENTER || c == EMPTY || c == WALL {
+            continue;
+        }
+        let color = if c == 1 { Color::Black } else { Color::White };
+        board.place(Pos::new(cx + i - 5, 0), color);
+    }
+    Some((board, Pos::new(cx, 0)))
+}
+
+struct Reference {
+    rule: Rule,
+    color: Color,
+    xs: Vec<Pos>,
+}
+
+impl Reference {
+    fn wins(&self, b: &Board, c: Pos) -> bool {
+        rules::wins_along(b, c, 1, self.color, self.rule)
+    }
+
+    fn win_points(&self, b: &mut Board, c: Pos) -> Vec<Pos> {
+        let mut out = Vec::new();
+        for &q in &self.xs {
+            if b.is_empty(q) {
+                b.place(q, self.color);
+                if self.wins(b, c) {
+                    out.push(q);
+                }
+                b.undo().unwrap();
+            }
+        }
+        out
+    }
+
+    /// The pattern at `c` (own stone already on `c`), down to `levels` levels below four.
+    fn classify(&self, b: &mut Board, c: Pos, levels: u32) -> LinePattern {
+        if self.wins(b, c) {
+            return LinePattern::Five;
+        }
+        let exact = matches!(
+            (self.rule, self.color),
+            (Rule::Standard, _) | (Rule::CaroExact, _) | (Rule::Renju, Color::Black)
+        );
+        if exact && b.run_through(c, 1, self.color).0 >= 6 {
+            return LinePattern::Overline;
+        }
+        let wins = self.win_points(b, c);
+        if wins.len() >= 2 {
+            let robust = wins.iter().all(|&w| {
+                b.place(w, self.color.opponent());
+                let left = self.win_points(b, c).len();
+                b.undo().unwrap();
+                left > 0
+            });
+            if !robust {
+                return LinePattern::Block4;
+            }
+            let straight = wins.len() == 2 && wins[1].x() - wins[0].x() == 5;
+            return if straight {
+                LinePattern::Flex4
+            } else {
+                LinePattern::DoubleFour
+            };
+        }
+        if wins.len() == 1 {
+            return LinePattern::Block4;
+        }
+        if levels == 0 {
+            return LinePattern::Dead;
+        }
+        let renju_black = self.rule == Rule::Renju && self.color == Color::Black;
+        let mut best = LinePattern::Dead;
+        for &q in &self.xs {
+            if !b.is_empty(q) {
+                continue;
+            }
+            b.place(q, self.color);
+            let next = self.classify(b, c, levels - 1);
+            b.undo().unwrap();
+            let lower = match next {
+                LinePattern::Flex4 => LinePattern::Flex3,
+                LinePattern::DoubleFour if !renju_black => LinePattern::Flex3,
+                LinePattern::Block4 => LinePattern::Block3,
+                LinePattern::Flex3 => LinePattern::Flex2,
+                LinePattern::Block3 => LinePattern::Block2,
+                LinePattern::Flex2 => LinePattern::Flex1,
+                LinePattern::Block2 => LinePattern::Block1,
+                _ => LinePattern::Dead,
+            };
+            best = best.max(lower);
+        }
+        best
+    }
+}
+
+#[test]
+fn every_table_entry_matches_the_reference() {
+    for rule in RULES {
+        let table = tables::table(rule);
+        let mut checked = 0u32;
+        let mut index = 0u32;
+        tables::for_each_realizable(|key| {
+            index += 1;
+            let Some((mut board, c)) = lay_out(key) else {
+                return;
+            };
+            let xs: Vec<Pos> = (0..11)
+                .filter(|&i| i != CENTER)
+                .filter_map(|i| {
+                    let x = c.x() as isize + i as isize - 5;
+                    (x >= 0 && (x as usize) < board.width()).then(|| Pos::new(x as usize, 0))
+                })
+                .collect();
+            let deep = index.is_multiple_of(61);
+            for color in [Color::Black, Color::White] {
+                let r = Reference {
+                    rule,
+                    color,
+                    xs: xs.clone(),
+                };
+                let got = table.pattern(key, color);
+                board.place(c, color);
+                let levels = if deep { 3 } else { 1 };
+                let want = r.classify(&mut board, c, levels);
+                board.undo().unwrap();
+                if deep || want >= LinePattern::Block3 || got >= LinePattern::Block3 {
+                    assert_eq!(got, want, "{rule} {color:?} key {key:05x} {board:?}");
+                }
+                checked += 1;
+            }
+        });
+        assert!(checked > 200_000, "{rule}: only {checked} entries checked");
+    }
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn random_move(eb: &EvalBoard, rng: &mut Rng) -> Option<Pos> {
+    let empties: Vec<Pos> = eb
+        .playable()
+        .iter()
+        .copied()
+        .filter(|&p| eb.board().is_empty(p))
+        .collect();
+    if empties.is_empty() {
+        return None;
+    }
+    // Mostly near the stones (where patterns are rich), sometimes anywhere.
+    let near: Vec<Pos> = empties
+        .iter()
+        .copied()
+        .filter(|&p| eb.near(p) > 0)
+        .collect();
+    let pool = if near.is_empty() || rng.below(8) == 0 {
+        &empties
+    } else {
+        &near
+    };
+    Some(pool[rng.below(pool.len())])
+}
+
+#[test]
+fn incremental_state_matches_rebuild_in_random_games() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut nodes: u32 = 0;
+    for rule in RULES {
+        for (size, games) in [(15, 6), (20, 3)] {
+            for _ in 0..games {
+                let board = Board::square(size).unwrap();
+                let mut eb = EvalBoard::new(&board, rule);
+                let length = 20 + rng.below(60);
+                for _ in 0..length {
+                    if eb.board().stone_count() > 0 && rng.below(5) == 0 {
+                        eb.undo();
+                    } else if let Some(p) = random_move(&eb, &mut rng) {
+                        eb.make(p);
+                    }
+                    nodes += 1;
+                    if let Err(e) = eb.check_consistency() {
+                        panic!("{rule} {size}: {e}\n{:?}", eb.board());
+                    }
+                    if rules::winner_after_last(eb.board(), rule).is_some() {
+                        eb.undo();
+                    }
+                    if rule == Rule::Renju && nodes.is_multiple_of(3) {
+                        check_fouls(&eb);
+                    }
+                }
+                while eb.board().stone_count() > 0 {
+                    eb.undo();
+                }
+                eb.check_consistency().unwrap();
+            }
+        }
+    }
+    assert!(nodes > 2_000);
+}
+
+/// Renju: a proven `Forbidden` class is a foul, every foul is flagged, and `is_forbidden`
+/// agrees with the rules layer everywhere.
+fn check_fouls(eb: &EvalBoard) {
+    for &p in eb.playable() {
+        if !eb.board().is_empty(p) {
+            continue;
+        }
+        let exact = rules::forbidden(eb.board(), p).is_some();
+        let byte = eb.threat_byte(p, Color::Black);
+        let class = CellThreat::from_u8(byte);
+        if class == CellThreat::Forbidden {
+            assert!(exact, "pattern foul at {p:?} is legal\n{:?}", eb.board());
+        }
+        if exact {
+            assert!(
+                class == CellThreat::Forbidden || byte & pattern::MAYBE_FOUL != 0,
+                "foul at {p:?} not flagged\n{:?}",
+                eb.board()
+            );
+        }
+        assert_eq!(eb.is_forbidden(p), exact, "{p:?}\n{:?}", eb.board());
+    }
+}
+
+#[test]
+fn five_points_match_the_rules_layer() {
+    let mut rng = Rng(12345);
+    for rule in RULES {
+        let board = Board::square(15).unwrap();
+        let mut eb = EvalBoard::new(&board, rule);
+        for _ in 0..120 {
+            let Some(p) = random_move(&eb, &mut rng) else {
+                break;
+            };
+            eb.make(p);
+            if rules::winner_after_last(eb.board(), rule).is_some() {
+                eb.undo();
+                continue;
+            }
+            for &q in eb.playable() {
+                if !eb.board().is_empty(q) {
+                    continue;
+                }
+                for color in [Color::Black, Color::White] {
+                    let table_five = eb.threat(q, color) == CellThreat::Five;
+                    let rules_five = rules::is_five(eb.board(), q, color, rule);
+                    assert_eq!(
+                        table_five,
+                        rules_five,
+                        "{rule} {color:?} {q:?}\n{:?}",
+                        eb.board()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn renju_fouls_match_the_shared_data() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/renju-forbidden-random.txt"
+    );
+    let text = std::fs::read_to_string(path).expect("shared renju data");
+    let mut cases = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        let spec = format!("{} | {} | black", fields[1], fields[2]);
+        let pos = lianzhu::notation::parse_position(&spec).expect("position");
+        let mut board = Board::square(15).unwrap();
+        for &(p, c) in &pos.stones {
+            board.place(p, c);
+        }
+        board.set_side_to_move(Color::Black);
+        let mut want: Vec<Pos> = fields[3]
+            .trim_start_matches('F')
+            .split_whitespace()
+            .filter(|&f| f != "-")
+            .map(|f| lianzhu::notation::parse_pos(f.split('=').next().unwrap()).unwrap())
+            .collect();
+        want.sort();
+        let eb = EvalBoard::new(&board, Rule::Renju);
+        check_fouls(&eb);
+        let got: Vec<Pos> = eb
+            .playable()
+            .iter()
+            .copied()
+            .filter(|&p| board.is_empty(p) && eb.is_forbidden(p))
+            .collect();
+        assert_eq!(got, want, "{line}");
+        cases += 1;
+    }
+    assert!(cases >= 700, "only {cases} cases");
+}
