@@ -103,6 +103,11 @@ pub struct SearchResult {
 pub const VCF_ROOT_NODES: u64 = 200_000;
 /// VCF-prover nodes per millisecond of the move's time budget.
 pub const VCF_NODES_PER_MS: u64 = 100;
+/// The opponent-VCF refutation check at the root runs one VCF search per legal move, each
+/// with the root VCF budget divided by this (so all of them together cost a few root VCFs).
+pub const VCF_DEFENCE_DIVISOR: u64 = 16;
+/// The least node budget of one refutation check.
+pub const VCF_DEFENCE_MIN_NODES: u64 = 1_000;
 
 /// Default memory budget of the whole process when the manager gives none.
 pub const DEFAULT_MEMORY: u64 = 350 << 20;
@@ -249,6 +254,29 @@ impl Searcher {
             _ => moves.iter().map(|m| m.pos).collect(),
         };
         roots.retain(|&p| legal(p));
+        // If the opponent has a VCF, only moves that refute it (a block, a counter-four that
+        // breaks it, our own five) can save the game: keep the generated moves among them, or
+        // all of them if the generator found none. A per-move search that hits its node limit
+        // counts as a refutation, so no real defence is dropped. An empty list means every
+        // move loses: then the generated moves stay, to make the loss as long as possible.
+        let detect = VcfLimits {
+            max_nodes: vcf_nodes,
+            ..VcfLimits::default()
+        };
+        let per_move = VcfLimits {
+            max_nodes: (vcf_nodes / VCF_DEFENCE_DIVISOR).max(VCF_DEFENCE_MIN_NODES),
+            ..VcfLimits::default()
+        };
+        if let Some(defences) =
+            vcf::defences(board, rule, detect, per_move).filter(|d| !d.is_empty())
+        {
+            let kept: Vec<Pos> = roots
+                .iter()
+                .copied()
+                .filter(|p| defences.contains(p))
+                .collect();
+            roots = if kept.is_empty() { defences } else { kept };
+        }
         if roots.is_empty() {
             roots = empties.iter().copied().filter(|&p| legal(p)).collect();
             let center = board.center();

@@ -96,17 +96,22 @@ pub fn has_vcf_quick(board: &Board, rule: Rule, attacker: Color, max_nodes: u64)
 }
 
 /// For the side to move, whose opponent may have a VCF: `None` if the opponent has no VCF
-/// found within `limits`; otherwise `Some` of every legal move of the side to move after which
-/// the opponent's VCF is no longer found within `limits` (a five of our own included), in
+/// found within `detect`; otherwise `Some` of every legal move of the side to move after which
+/// the opponent's VCF is no longer found within `per_move` (a five of our own included), in
 /// [`Pos`] order. An empty list means every move loses to a VCF. A move after which the
 /// search only reaches its limit counts as a defence, so the list never drops a real one; the
 /// search can safely restrict the root to it. Cost: one VCF search per empty point.
-pub fn defences(board: &Board, rule: Rule, limits: VcfLimits) -> Option<Vec<Pos>> {
+pub fn defences(
+    board: &Board,
+    rule: Rule,
+    detect: VcfLimits,
+    per_move: VcfLimits,
+) -> Option<Vec<Pos>> {
     let us = board.side_to_move();
     let them = us.opponent();
     let mut prover = VcfProver::new();
     if !matches!(
-        prover.search(board, rule, them, limits).outcome,
+        prover.search(board, rule, them, detect).outcome,
         VcfOutcome::Win(_)
     ) {
         return None;
@@ -124,7 +129,7 @@ pub fn defences(board: &Board, rule: Rule, limits: VcfLimits) -> Option<Vec<Pos>
         }
         b.place(m, us);
         if !matches!(
-            prover.search(&b, rule, them, limits).outcome,
+            prover.search(&b, rule, them, per_move).outcome,
             VcfOutcome::Win(_)
         ) {
             out.push(m);
@@ -449,7 +454,7 @@ mod tests {
         let mut b = board("h8 i8 j8", "a1 c3");
         b.set_side_to_move(Color::White);
         let limits = VcfLimits::default();
-        let d = defences(&b, Rule::Freestyle, limits).expect("black has a VCF");
+        let d = defences(&b, Rule::Freestyle, limits, limits).expect("black has a VCF");
         // Against fours only, just the two ends stop it (f8 still allows k8, an open four).
         assert_eq!(d, vec![parse_pos("g8").unwrap(), parse_pos("k8").unwrap()]);
         // Every listed move leaves black without a VCF.
@@ -465,7 +470,7 @@ mod tests {
         }
         // With nothing to fear there is no restriction.
         let quiet = board("h8", "a1");
-        assert_eq!(defences(&quiet, Rule::Freestyle, limits), None);
+        assert_eq!(defences(&quiet, Rule::Freestyle, limits, limits), None);
     }
 
     #[test]
