@@ -6,6 +6,9 @@
 //! - Random games under every rule compare all incremental `EvalBoard` state with a rebuild
 //!   at every node, and (renju) the pattern foul flags with the exact foul check.
 
+mod common;
+
+use common::Rng;
 use lianzhu::eval::EvalBoard;
 use lianzhu::rules::pattern::{self, CellThreat, LinePattern, CENTER, EMPTY, WALL};
 use lianzhu::rules::{self, tables, Board};
@@ -163,22 +166,6 @@ fn every_table_entry_matches_the_reference() {
             }
         });
         assert!(checked > 200_000, "{rule}: only {checked} entries checked");
-    }
-}
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 
