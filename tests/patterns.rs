@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::Rng;
+use common::{data, Rng};
 use lianzhu::eval::EvalBoard;
 use lianzhu::rules::pattern::{self, CellThreat, LinePattern, CENTER, EMPTY, WALL};
 use lianzhu::rules::{self, tables, Board};
@@ -290,11 +290,7 @@ fn five_points_match_the_rules_layer() {
 
 #[test]
 fn renju_fouls_match_the_shared_data() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/renju-forbidden-random.txt"
-    );
-    let text = std::fs::read_to_string(path).expect("shared renju data");
+    let text = data("renju-forbidden-random.txt");
     let mut cases = 0;
     for line in text
         .lines()

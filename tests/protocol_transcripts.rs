@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Brain, LineCheck};
+use common::{data, Brain, LineCheck};
 use lianzhu::notation::parse_pos;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
@@ -305,11 +305,7 @@ struct RenjuCase {
 }
 
 fn renju_cases() -> Vec<RenjuCase> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/renju-forbidden.txt"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = data("renju-forbidden.txt");
     let points = |list: &str| -> Vec<(i64, i64)> {
         list.split_whitespace()
             .filter(|w| *w != "-")

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Brain, LineCheck};
+use common::{data, Brain, LineCheck};
 use lianzhu::eval::EvalBoard;
 use lianzhu::notation::{parse_pos, parse_position};
 use lianzhu::rules::{self, pattern::CellThreat, Board};
@@ -150,11 +150,7 @@ struct Puzzle {
 }
 
 fn puzzles() -> Vec<Puzzle> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/vcf-puzzles.txt"
-    );
-    let text = std::fs::read_to_string(path).expect("shared VCF data");
+    let text = data("vcf-puzzles.txt");
     let mut out = Vec::new();
     for record in text.split("\n\n") {
         let field = |name: &str| {
@@ -230,11 +226,7 @@ fn finds_short_forced_wins_and_claims_no_false_ones() {
 
 #[test]
 fn never_plays_a_renju_foul() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/renju-forbidden-random.txt"
-    );
-    let text = std::fs::read_to_string(path).unwrap();
+    let text = data("renju-forbidden-random.txt");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.starts_with('#')).step_by(12) {
         let f: Vec<&str> = line.split('|').map(str::trim).collect();
