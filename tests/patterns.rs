@@ -8,19 +8,11 @@
 
 mod common;
 
-use common::{data, Rng};
+use common::{data, Rng, RULES};
 use lianzhu::eval::EvalBoard;
 use lianzhu::rules::pattern::{self, CellThreat, LinePattern, CENTER, EMPTY, WALL};
 use lianzhu::rules::{self, tables, Board};
 use lianzhu::types::{Color, Pos, Rule};
-
-const RULES: [Rule; 5] = [
-    Rule::Freestyle,
-    Rule::Standard,
-    Rule::Renju,
-    Rule::Caro,
-    Rule::CaroExact,
-];
 
 /// A line laid out on row 0 of a real board: the board and the centre point.
 fn lay_out(key: u32) -> Option<(Board, Pos)> {

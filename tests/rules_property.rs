@@ -5,19 +5,12 @@
 
 mod common;
 
-use common::Rng;
+use common::{Rng, RULES};
 use lianzhu::engine::Engine;
 use lianzhu::rules::{self, Board};
 use lianzhu::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 
-const RULES: [Rule; 5] = [
-    Rule::Freestyle,
-    Rule::Standard,
-    Rule::Renju,
-    Rule::Caro,
-    Rule::CaroExact,
-];
 const SIZES: [(usize, usize); 6] = [(5, 5), (9, 6), (12, 15), (15, 15), (20, 20), (32, 8)];
 const GAMES_PER_CASE: u64 = 4;
 const MAX_PLIES: usize = 90;

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{data, Brain, LineCheck};
+use common::{data, Brain, LineCheck, RULES};
 use lianzhu::eval::EvalBoard;
 use lianzhu::notation::{parse_pos, parse_position};
 use lianzhu::rules::{self, pattern::CellThreat, Board};
@@ -15,14 +15,6 @@ use lianzhu::search::{Limits, SearchResult, Searcher};
 use lianzhu::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-const RULES: [Rule; 5] = [
-    Rule::Freestyle,
-    Rule::Standard,
-    Rule::Renju,
-    Rule::Caro,
-    Rule::CaroExact,
-];
 
 fn board_with(size: usize, stones: &[(usize, usize, Color)], to_move: Color) -> Board {
     let mut b = Board::square(size).unwrap();

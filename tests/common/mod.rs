@@ -1,4 +1,5 @@
 //! Helpers shared by the integration tests (each test file says `mod common;`):
+//! - `RULES`: every rule;
 //! - `data(name)`: a file of `../shared/data`, read in place (never copied into the repo);
 //! - `Rng`: the seeded xorshift64* generator of the property tests, so every run replays the
 //!   same cases;
@@ -10,11 +11,20 @@
 #![allow(dead_code)]
 
 use lianzhu::notation::parse_moves;
-use lianzhu::types::{Color, Pos};
+use lianzhu::types::{Color, Pos, Rule};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
+
+/// Every rule, in Gomocup order.
+pub const RULES: [Rule; 5] = [
+    Rule::Freestyle,
+    Rule::Standard,
+    Rule::Renju,
+    Rule::Caro,
+    Rule::CaroExact,
+];
 
 /// The path of `name` in `../shared/data`.
 pub fn data_path(name: &str) -> String {
