@@ -1,16 +1,11 @@
 //! The shared opening suites parse for the rules they were made for, and a games file written
 //! by the runner reads back as openings.
 
+mod common;
+
+use common::data;
 use lianzhu::arena::openings::parse_openings;
 use lianzhu::types::Rule;
-
-fn data(name: &str) -> String {
-    let path = format!(
-        "{}/../shared/data/openings/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
-}
 
 fn opening_lines(text: &str) -> usize {
     text.lines()
@@ -28,14 +23,14 @@ fn shared_suites_are_playable() {
         ("freestyle15.txt", Rule::Caro),
         ("freestyle15.txt", Rule::CaroExact),
     ] {
-        let text = data(file);
+        let text = data(&format!("openings/{file}"));
         let list = parse_openings(&text, 15, rule).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(list.len(), opening_lines(&text), "{file}");
         assert!(list.len() >= 10, "{file}");
         // Every opening is also valid on a 20x20 board.
         assert_eq!(parse_openings(&text, 20, rule).unwrap().len(), list.len());
     }
-    let renju26 = parse_openings(&data("renju26.txt"), 15, Rule::Renju).unwrap();
+    let renju26 = parse_openings(&data("openings/renju26.txt"), 15, Rule::Renju).unwrap();
     assert_eq!(renju26.len(), 26);
     assert!(renju26.iter().all(|o| o.moves.len() == 3));
     assert_eq!(renju26[0].comment, "Kansei (direct)");

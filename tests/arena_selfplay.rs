@@ -2,6 +2,9 @@
 //! rule from the shared opening suites, and every recorded game is replayed with the rules code
 //! to check the referee's bookkeeping (move order, colours, the winner and the reason).
 
+mod common;
+
+use common::data_path;
 use lianzhu::notation::parse_moves;
 use lianzhu::rules::{judge, Board, MoveOutcome};
 use lianzhu::types::{Color, Rule};
@@ -48,7 +51,7 @@ fn sparring_self_play_under_every_rule() {
     let dir = std::env::temp_dir().join(format!("lianzhu-selfplay-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let engine = format!("{BIN} --sparring");
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/openings");
+    let data = data_path("openings");
     for (rule, book) in [
         ("freestyle", "freestyle15"),
         ("standard", "standard15"),

@@ -6,18 +6,13 @@
 //! - Random games under every rule compare all incremental `EvalBoard` state with a rebuild
 //!   at every node, and (renju) the pattern foul flags with the exact foul check.
 
+mod common;
+
+use common::{data, Rng, RULES};
 use lianzhu::eval::EvalBoard;
 use lianzhu::rules::pattern::{self, CellThreat, LinePattern, CENTER, EMPTY, WALL};
 use lianzhu::rules::{self, tables, Board};
 use lianzhu::types::{Color, Pos, Rule};
-
-const RULES: [Rule; 5] = [
-    Rule::Freestyle,
-    Rule::Standard,
-    Rule::Renju,
-    Rule::Caro,
-    Rule::CaroExact,
-];
 
 /// A line laid out on row 0 of a real board: the board and the centre point.
 fn lay_out(key: u32) -> Option<(Board, Pos)> {
@@ -166,22 +161,6 @@ fn every_table_entry_matches_the_reference() {
     }
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn random_move(eb: &EvalBoard, rng: &mut Rng) -> Option<Pos> {
     let empties: Vec<Pos> = eb
         .playable()
@@ -303,11 +282,7 @@ fn five_points_match_the_rules_layer() {
 
 #[test]
 fn renju_fouls_match_the_shared_data() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/renju-forbidden-random.txt"
-    );
-    let text = std::fs::read_to_string(path).expect("shared renju data");
+    let text = data("renju-forbidden-random.txt");
     let mut cases = 0;
     for line in text
         .lines()

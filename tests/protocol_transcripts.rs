@@ -4,93 +4,38 @@
 //! "No reply" is checked without sleeping: the next command is `ABOUT`, and its answer must be
 //! the very next line.
 
+mod common;
+
+use common::{data, Brain, LineCheck};
 use lianzhu::notation::parse_pos;
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
-struct Brain {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+/// The transcript checks on top of the shared driver.
+trait Transcript {
+    /// Sends `line` and expects a move (MESSAGE lines skipped); returns it.
+    fn ask_move(&mut self, line: &str) -> (i64, i64);
+    /// The next move (MESSAGE lines skipped).
+    fn read_move(&self) -> (i64, i64);
+    /// Sends `line` and expects `ERROR <why>`.
+    fn expect_error(&mut self, line: &str);
+    /// Asserts that nothing was written since the last reply: the answer to ABOUT comes next.
+    fn assert_quiet(&mut self);
+    /// Sends a block: `header`, the stone lines, `DONE`.
+    fn send_block(&mut self, header: &str, stones: &[(i64, i64, u8)]);
 }
 
-impl Brain {
-    fn start() -> Brain {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-lianzhu"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start pbrain-lianzhu");
-        let stdin = child.stdin.take();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || loop {
-            let mut raw = Vec::new();
-            match stdout.read_until(b'\n', &mut raw) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let line = String::from_utf8(raw).expect("replies are UTF-8");
-            assert!(line.ends_with('\n'), "line without LF: {line:?}");
-            let line = line.strip_suffix('\n').unwrap().to_string();
-            assert!(!line.contains('\r'), "reply with CR: {line:?}");
-            if tx.send(line).is_err() {
-                break;
-            }
-        });
-        Brain {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send_raw(&mut self, text: &str) {
-        self.send_bytes(text.as_bytes());
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("write");
-        stdin.flush().expect("flush");
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_raw(&format!("{line}\n"));
-    }
-
-    /// The next line, or a panic after the timeout.
-    fn line(&self) -> String {
-        self.lines
-            .recv_timeout(TIMEOUT)
-            .expect("no reply within the timeout")
-    }
-
-    fn ask(&mut self, line: &str) -> String {
-        self.send(line);
-        self.line()
-    }
-
-    /// Sends `line` and expects a move (MESSAGE lines skipped); returns it.
+impl Transcript for Brain {
     fn ask_move(&mut self, line: &str) -> (i64, i64) {
         self.send(line);
         self.read_move()
     }
 
     fn read_move(&self) -> (i64, i64) {
-        loop {
-            let reply = self.line();
-            if reply.starts_with("MESSAGE ") {
-                continue;
-            }
-            return parse_move(&reply).unwrap_or_else(|| panic!("expected a move, got {reply}"));
-        }
+        let reply = self.reply();
+        parse_move(&reply).unwrap_or_else(|| panic!("expected a move, got {reply}"))
     }
 
     fn expect_error(&mut self, line: &str) {
@@ -101,7 +46,6 @@ impl Brain {
         );
     }
 
-    /// Asserts that nothing was written since the last reply: the answer to ABOUT comes next.
     fn assert_quiet(&mut self) {
         let reply = self.ask("ABOUT");
         assert!(
@@ -110,7 +54,6 @@ impl Brain {
         );
     }
 
-    /// Sends a block: `header`, the stone lines, `DONE`.
     fn send_block(&mut self, header: &str, stones: &[(i64, i64, u8)]) {
         let mut text = format!("{header}\n");
         for (x, y, f) in stones {
@@ -119,37 +62,11 @@ impl Brain {
         text.push_str("DONE\n");
         self.send_raw(&text);
     }
-
-    fn close_stdin(&mut self) {
-        self.stdin = None;
-    }
-
-    fn wait_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
-        let t = Instant::now();
-        while t.elapsed() < limit {
-            if let Some(status) = self.child.try_wait().expect("try_wait") {
-                return Some(status);
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        None
-    }
-
-    /// The remaining output after the process has exited.
-    fn rest(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        while let Ok(l) = self.lines.recv_timeout(Duration::from_millis(200)) {
-            out.push(l);
-        }
-        out
-    }
 }
 
-impl Drop for Brain {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// Starts the binary with every output line checked (UTF-8, LF only).
+fn start() -> Brain {
+    Brain::start(TIMEOUT, LineCheck::Strict)
 }
 
 fn parse_move(reply: &str) -> Option<(i64, i64)> {
@@ -158,14 +75,14 @@ fn parse_move(reply: &str) -> Option<(i64, i64)> {
 }
 
 fn started(size: usize) -> Brain {
-    let mut b = Brain::start();
+    let mut b = start();
     assert_eq!(b.ask(&format!("START {size}")), "OK");
     b
 }
 
 #[test]
 fn about_is_the_first_line_and_well_formed() {
-    let mut b = Brain::start();
+    let mut b = start();
     let line = b.ask("ABOUT");
     let fields: Vec<(&str, &str)> = line
         .split(", ")
@@ -214,7 +131,7 @@ fn start_sizes_and_failed_start_keeps_the_game() {
 
 #[test]
 fn rectstart() {
-    let mut b = Brain::start();
+    let mut b = start();
     assert_eq!(b.ask("RECTSTART 20,10"), "OK");
     let m = b.ask_move("TURN 19,9");
     assert!(m.0 < 20 && m.1 < 10 && m != (19, 9), "{m:?}");
@@ -237,7 +154,7 @@ fn rectstart() {
 
 #[test]
 fn game_commands_before_start_are_errors() {
-    let mut b = Brain::start();
+    let mut b = start();
     for bad in ["BEGIN", "TURN 7,7", "RESTART", "TAKEBACK 1,1", "PLAY 1,1"] {
         b.expect_error(bad);
     }
@@ -388,11 +305,7 @@ struct RenjuCase {
 }
 
 fn renju_cases() -> Vec<RenjuCase> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/renju-forbidden.txt"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = data("renju-forbidden.txt");
     let points = |list: &str| -> Vec<(i64, i64)> {
         list.split_whitespace()
             .filter(|w| *w != "-")
@@ -455,7 +368,7 @@ fn parse_forbid(reply: &str) -> BTreeSet<(i64, i64)> {
 fn yxshowforbid_matches_the_renju_data() {
     let cases = renju_cases();
     assert!(cases.len() >= 50, "only {} renju cases read", cases.len());
-    let mut b = Brain::start();
+    let mut b = start();
     b.send("INFO rule 4");
     assert_eq!(b.ask("START 15"), "OK");
     let mut with_points = 0;
@@ -478,7 +391,7 @@ fn yxshowforbid_matches_the_renju_data() {
 
 #[test]
 fn info_is_silent_and_kept_across_start() {
-    let mut b = Brain::start();
+    let mut b = start();
     // Black (own, equal counts) g8 h7 h9 i8: h8 (7,7) is a double-three point.
     let pos = [
         (6, 7, 1),
@@ -562,7 +475,7 @@ fn unknown_and_malformed_lines() {
 
 #[test]
 fn crlf_lower_case_and_mixed_input() {
-    let mut b = Brain::start();
+    let mut b = start();
     b.send_raw("\r\nstart 15\r\n");
     assert_eq!(b.line(), "OK");
     b.send_raw("  info rule 4 \r\n\r\nbegin\r\n");
@@ -619,7 +532,7 @@ fn end_during_a_search_exits_at_once() {
 
 #[test]
 fn end_of_input_answers_what_was_sent_and_exits() {
-    let mut b = Brain::start();
+    let mut b = start();
     b.send_raw("START 15\nBEGIN\n");
     b.close_stdin();
     assert_eq!(b.line(), "OK");
@@ -717,7 +630,7 @@ fn survives_random_input() {
     text.extend_from_slice(b"\xff\xfe bad utf-8 \xc3\n");
     text.extend(std::iter::repeat_n(b'7', 100_000));
     text.extend_from_slice(b"\n");
-    let mut b = Brain::start();
+    let mut b = start();
     // ABOUT is not among the words: its answer marks the end of the replies to the noise.
     b.send_bytes(&text);
     // Still alive and in a sane state: a fresh game works.

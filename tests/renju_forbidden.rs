@@ -1,15 +1,13 @@
 //! Renju forbidden points against the complete sets in ../shared/data, which three independent
 //! implementations agree on.
 
+mod common;
+
+use common::data;
 use lianzhu::notation::parse_pos;
 use lianzhu::rules::{renju::forbidden_with, Board, Foul, ThreeReading};
 use lianzhu::types::{Color, Pos};
 use std::collections::BTreeMap;
-
-fn data(name: &str) -> String {
-    let path = format!("{}/../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
-}
 
 fn foul_from(label: &str) -> Foul {
     match label {

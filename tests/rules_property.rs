@@ -3,34 +3,14 @@
 //! win, blocks the opponent's five, keeps the incremental hash equal to a recomputed one, and
 //! undoing every move restores the initial hash.
 
+mod common;
+
+use common::{Rng, RULES};
 use lianzhu::engine::Engine;
 use lianzhu::rules::{self, Board};
 use lianzhu::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 
-/// xorshift64*: a small, seeded generator so every run plays the same games.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-const RULES: [Rule; 5] = [
-    Rule::Freestyle,
-    Rule::Standard,
-    Rule::Renju,
-    Rule::Caro,
-    Rule::CaroExact,
-];
 const SIZES: [(usize, usize); 6] = [(5, 5), (9, 6), (12, 15), (15, 15), (20, 20), (32, 8)];
 const GAMES_PER_CASE: u64 = 4;
 const MAX_PLIES: usize = 90;
@@ -43,7 +23,7 @@ enum Seat {
 }
 
 /// A random legal move, mostly next to the stones already played (so games get tactical).
-fn random_move(board: &Board, rule: Rule, rng: &mut XorShift) -> Option<Pos> {
+fn random_move(board: &Board, rule: Rule, rng: &mut Rng) -> Option<Pos> {
     let me = board.side_to_move();
     let legal: Vec<Pos> = board
         .empty_points()
@@ -90,7 +70,7 @@ fn check_reply(board: &Board, rule: Rule, p: Pos, label: &str) {
 }
 
 fn play_game(rule: Rule, (w, h): (usize, usize), seed: u64) -> usize {
-    let mut rng = XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let seat = match rng.below(3) {
         0 => Seat::Only(Color::Black),
         1 => Seat::Only(Color::White),

@@ -4,25 +4,17 @@
 //! by Rapfi's search, any forced win exists),
 //! and never a renju foul for black.
 
+mod common;
+
+use common::{data, Brain, LineCheck, RULES};
 use lianzhu::eval::EvalBoard;
 use lianzhu::notation::{parse_pos, parse_position};
 use lianzhu::rules::{self, pattern::CellThreat, Board};
 use lianzhu::search::params::MATE_BOUND;
 use lianzhu::search::{Limits, SearchResult, Searcher};
 use lianzhu::types::{Color, Pos, Rule};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
-
-const RULES: [Rule; 5] = [
-    Rule::Freestyle,
-    Rule::Standard,
-    Rule::Renju,
-    Rule::Caro,
-    Rule::CaroExact,
-];
 
 fn board_with(size: usize, stones: &[(usize, usize, Color)], to_move: Color) -> Board {
     let mut b = Board::square(size).unwrap();
@@ -150,11 +142,7 @@ struct Puzzle {
 }
 
 fn puzzles() -> Vec<Puzzle> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/vcf-puzzles.txt"
-    );
-    let text = std::fs::read_to_string(path).expect("shared VCF data");
+    let text = data("vcf-puzzles.txt");
     let mut out = Vec::new();
     for record in text.split("\n\n") {
         let field = |name: &str| {
@@ -230,11 +218,7 @@ fn finds_short_forced_wins_and_claims_no_false_ones() {
 
 #[test]
 fn never_plays_a_renju_foul() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/renju-forbidden-random.txt"
-    );
-    let text = std::fs::read_to_string(path).unwrap();
+    let text = data("renju-forbidden-random.txt");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.starts_with('#')).step_by(12) {
         let f: Vec<&str> = line.split('|').map(str::trim).collect();
@@ -265,87 +249,38 @@ fn never_plays_a_renju_foul() {
     assert!(checked >= 20, "only {checked}");
 }
 
-/// The running binary, its output lines arriving on a channel.
-struct Brain {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+/// The reply limit for the binary.
+const REPLY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Sends `board` to the binary with the side to move as its colour; returns the move and the
+/// time the reply took.
+fn ask(brain: &mut Brain, board: &Board, rule: Rule) -> (Pos, Duration) {
+    brain.send(&format!("START {}", board.width()));
+    assert_eq!(reply(brain), "OK");
+    brain.send(&format!("INFO rule {}", rule.gomocup_id()));
+    brain.send("INFO timeout_turn 300");
+    brain.send("BOARD");
+    let me = board.side_to_move();
+    for &(p, c) in board.history() {
+        let field = if c == me { 1 } else { 2 };
+        brain.send(&format!("{},{},{field}", p.x(), p.y()));
+    }
+    let t = Instant::now();
+    brain.send("DONE");
+    let answer = reply(brain);
+    let took = t.elapsed();
+    let (x, y) = answer.split_once(',').expect("a move");
+    (Pos::new(x.parse().unwrap(), y.parse().unwrap()), took)
 }
 
-impl Brain {
-    fn start() -> Brain {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-lianzhu"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start pbrain-lianzhu");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Brain {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to the brain");
-    }
-
-    fn reply(&self) -> String {
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(10))
-                .expect("no reply within 10 s");
-            if !line.starts_with("MESSAGE ") && !line.starts_with("DEBUG ") {
-                return line;
-            }
-        }
-    }
-
-    /// Sends `board` with the side to move as our colour; returns the move and the time the
-    /// reply took.
-    fn ask(&mut self, board: &Board, rule: Rule) -> (Pos, Duration) {
-        self.send(&format!("START {}", board.width()));
-        assert_eq!(self.reply(), "OK");
-        self.send(&format!("INFO rule {}", rule.gomocup_id()));
-        self.send("INFO timeout_turn 300");
-        self.send("BOARD");
-        let me = board.side_to_move();
-        for &(p, c) in board.history() {
-            let field = if c == me { 1 } else { 2 };
-            self.send(&format!("{},{},{field}", p.x(), p.y()));
-        }
-        let t = Instant::now();
-        self.send("DONE");
-        let reply = self.reply();
-        let took = t.elapsed();
-        let (x, y) = reply.split_once(',').expect("a move");
-        (Pos::new(x.parse().unwrap(), y.parse().unwrap()), took)
-    }
-}
-
-impl Drop for Brain {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The next reply that is neither a `MESSAGE` nor a `DEBUG` line.
+fn reply(brain: &Brain) -> String {
+    brain.reply_skipping(&["MESSAGE ", "DEBUG "])
 }
 
 #[test]
 fn binary_wins_blocks_defends_and_stays_in_time() {
-    let mut brain = Brain::start();
+    let mut brain = Brain::start(REPLY_TIMEOUT, LineCheck::Lenient);
     let mut slowest = Duration::ZERO;
     let mut asked = 0;
     for rule in RULES {
@@ -391,7 +326,7 @@ fn binary_wins_blocks_defends_and_stays_in_time() {
                 ];
                 filler(&mut win);
                 let b = board_with(size, &win, me);
-                let (p, took) = brain.ask(&b, rule);
+                let (p, took) = ask(&mut brain, &b, rule);
                 assert_eq!(p, Pos::new(ox + 2, oy), "{rule} {size} {me:?} win\n{b:?}");
                 slowest = slowest.max(took);
                 // 2. A single five threat to block.
@@ -402,7 +337,7 @@ fn binary_wins_blocks_defends_and_stays_in_time() {
                 block.extend([(ox + 5, oy, me), (ox + 6, oy, me), (ox + 7, oy, me)]);
                 filler(&mut block);
                 let b = board_with(size, &block, me);
-                let (p, took) = brain.ask(&b, rule);
+                let (p, took) = ask(&mut brain, &b, rule);
                 assert_eq!(
                     p,
                     Pos::new(ox + 5, oy + 5),
@@ -419,7 +354,7 @@ fn binary_wins_blocks_defends_and_stays_in_time() {
                 ];
                 filler(&mut three);
                 let b = board_with(size, &three, me);
-                let (p, took) = brain.ask(&b, rule);
+                let (p, took) = ask(&mut brain, &b, rule);
                 let mut eb = EvalBoard::new(&b, rule);
                 let made_four = eb.threat(p, me) >= CellThreat::Block4;
                 eb.make(p);

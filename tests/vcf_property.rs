@@ -3,25 +3,13 @@
 //! `verify_vcf_line`, not by the prover's own replay). The raw `search` is used so the prover's
 //! built-in check cannot hide a bad line.
 
+mod common;
+
+use common::Rng;
 use lianzhu::rules::{self, Board};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
 use lianzhu::threat::{format_line, verify_vcf_line};
 use lianzhu::types::{Color, Pos, Rule};
-
-/// xorshift64*: a fixed, seeded generator so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// A random position: `stones` stones alternating colours in a `span`-wide square around the
 /// centre, none of them completing a five, so the game is still on.

@@ -4,6 +4,9 @@
 //! Every claimed line is replayed by `verify_vcf_line` (every attacker move legal and a four or
 //! the final five, every defender move the forced block, the defender never holding a five).
 
+mod common;
+
+use common::data;
 use lianzhu::notation::parse_pos;
 use lianzhu::rules::{self, Board};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
@@ -27,11 +30,7 @@ struct Puzzle {
 }
 
 fn puzzles() -> Vec<Puzzle> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/vcf-puzzles.txt"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    let text = data("vcf-puzzles.txt");
     let mut out: Vec<Puzzle> = Vec::new();
     for line in text.lines() {
         if let Some(id) = line.strip_prefix("[puzzle ") {
@@ -181,11 +180,7 @@ fn renju_white_wins_on_a_forbidden_block() {
 #[test]
 fn data_lines_with_forbidden_blocks_are_found() {
     // The renju puzzles whose reference line ends on a forbidden block ("--").
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/vcf-puzzles.txt"
-    );
-    let text = std::fs::read_to_string(path).unwrap();
+    let text = data("vcf-puzzles.txt");
     let ids: Vec<&str> = text
         .split("[puzzle ")
         .filter(|rec| {

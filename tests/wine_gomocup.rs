@@ -23,15 +23,18 @@
 //! - Every session's transcript (`>` sent, `<` received) is written to
 //!   `target/wine-run/<session>/transcript.txt` and printed on failure.
 
+mod common;
+
+use common::{read_lines, rule_checks, LineCheck};
 use lianzhu::notation::parse_moves;
 use lianzhu::rules::{forbidden_points, is_legal, Board};
 use lianzhu::types::{Color, Pos, Rule};
 use std::collections::BTreeSet;
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// Deadline for the first reply: it includes starting Wine (and its wineserver).
@@ -167,16 +170,7 @@ impl Brain {
             .stderr(Stdio::from(stderr))
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", setup.wine.display()));
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = read_lines(child.stdout.take().unwrap(), LineCheck::Lenient);
         Brain {
             name: name.to_string(),
             stdin: child.stdin.take(),
@@ -604,54 +598,6 @@ fn exits_on_end_of_input() {
     brain.finish(None);
 }
 
-/// One line of ../shared/data/gomocup-rule-checks.txt.
-struct RuleCheck {
-    id: String,
-    rule: i64,
-    size: usize,
-    moves: Vec<Pos>,
-    accepted: Accepted,
-}
-
-enum Accepted {
-    OneOf(Vec<Pos>),
-    AnythingExcept(Vec<Pos>),
-}
-
-fn rule_checks() -> Vec<RuleCheck> {
-    let path = manifest_dir().join("../shared/data/gomocup-rule-checks.txt");
-    let text =
-        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let mut checks = Vec::new();
-    for line in text.lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let cols: Vec<&str> = line.split('|').map(str::trim).collect();
-        assert!(cols.len() >= 6, "bad check line: {line}");
-        let rule = cols[1].split_whitespace().next().unwrap().parse().unwrap();
-        let moves = parse_moves(cols[3]).unwrap();
-        let to_move = if moves.len().is_multiple_of(2) {
-            "black"
-        } else {
-            "white"
-        };
-        assert_eq!(cols[4], to_move, "{}: side to move", cols[0]);
-        let accepted = match cols[5].strip_prefix("anything except ") {
-            Some(rest) => Accepted::AnythingExcept(parse_moves(rest).unwrap()),
-            None => Accepted::OneOf(parse_moves(cols[5]).unwrap()),
-        };
-        checks.push(RuleCheck {
-            id: cols[0].to_string(),
-            rule,
-            size: cols[2].parse().unwrap(),
-            moves,
-            accepted,
-        });
-    }
-    checks
-}
-
 /// The admission checks of the official Gomocup tester, each in a fresh engine as the tester
 /// does it: START, INFO (turn time lowered to `TURN_MS`), BOARD with the engine's stones as 1.
 #[test]
@@ -662,6 +608,14 @@ fn gomocup_admission_checks() {
         8,
         "gomocup-rule-checks.txt changed: update this test"
     );
+    for check in &checks {
+        let to_move = if check.moves.len().is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        };
+        assert_eq!(check.to_move, to_move, "{}: side to move", check.id);
+    }
     let Some(setup) = wine_setup("gomocup_admission_checks") else {
         return;
     };
@@ -684,10 +638,7 @@ fn gomocup_admission_checks() {
         brain.send_raw(&board_block("BOARD", &check.moves, own, "\r\n"));
         let rule = Rule::from_gomocup(check.rule).unwrap();
         let answer = brain.expect_move(&mut board, rule);
-        let ok = match &check.accepted {
-            Accepted::OneOf(points) => points.contains(&answer),
-            Accepted::AnythingExcept(points) => !points.contains(&answer),
-        };
+        let ok = check.accepts(answer);
         let name = lianzhu::notation::format_pos(answer);
         if !ok {
             wrong.push(format!("{}: answered {name}", check.id));

@@ -1,0 +1,265 @@
+//! Helpers shared by the integration tests (each test file says `mod common;`):
+//! - `RULES`: every rule;
+//! - `data(name)`: a file of `../shared/data`, read in place (never copied into the repo);
+//! - `Rng`: the seeded xorshift64* generator of the property tests, so every run replays the
+//!   same cases;
+//! - `Brain`: the real `pbrain-lianzhu` binary driven over pipes, every read bounded by a
+//!   timeout so a hung engine fails a test instead of hanging it;
+//! - `rule_checks()`: the Gomocup admission checks of `gomocup-rule-checks.txt`.
+//!
+//! Not every test file uses every item, hence `dead_code` is allowed here.
+#![allow(dead_code)]
+
+use lianzhu::notation::parse_moves;
+use lianzhu::types::{Color, Pos, Rule};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+/// Every rule, in Gomocup order.
+pub const RULES: [Rule; 5] = [
+    Rule::Freestyle,
+    Rule::Standard,
+    Rule::Renju,
+    Rule::Caro,
+    Rule::CaroExact,
+];
+
+/// The path of `name` in `../shared/data`.
+pub fn data_path(name: &str) -> String {
+    format!("{}/../shared/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The text of `name` in `../shared/data`; panics with the path if it cannot be read.
+pub fn data(name: &str) -> String {
+    let path = data_path(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+}
+
+/// xorshift64*: a small, seeded generator so every run plays the same cases.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// How the reader thread treats the brain's output lines.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum LineCheck {
+    /// As `BufRead::lines`: LF or CR LF ends a line, output ends at bad UTF-8.
+    Lenient,
+    /// Every line must be UTF-8 and end in LF alone (the reader thread panics otherwise, so
+    /// the next read fails).
+    Strict,
+}
+
+/// Sends every output line of `stdout` on the returned channel, from a thread of its own.
+pub fn read_lines(stdout: impl Read + Send + 'static, check: LineCheck) -> Receiver<String> {
+    let mut stdout = BufReader::new(stdout);
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || loop {
+        let mut raw = Vec::new();
+        match stdout.read_until(b'\n', &mut raw) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = match check {
+            LineCheck::Strict => {
+                let line = String::from_utf8(raw).expect("replies are UTF-8");
+                assert!(line.ends_with('\n'), "line without LF: {line:?}");
+                let line = line.strip_suffix('\n').unwrap().to_string();
+                assert!(!line.contains('\r'), "reply with CR: {line:?}");
+                line
+            }
+            LineCheck::Lenient => {
+                let Ok(mut line) = String::from_utf8(raw) else {
+                    break;
+                };
+                if line.ends_with('\n') {
+                    line.pop();
+                    if line.ends_with('\r') {
+                        line.pop();
+                    }
+                }
+                line
+            }
+        };
+        if tx.send(line).is_err() {
+            break;
+        }
+    });
+    lines
+}
+
+/// The running `pbrain-lianzhu` binary, its output lines arriving on a channel. Killed on drop.
+pub struct Brain {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    timeout: Duration,
+}
+
+impl Brain {
+    /// Starts the binary; every read waits at most `timeout`.
+    pub fn start(timeout: Duration, check: LineCheck) -> Brain {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-lianzhu"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start pbrain-lianzhu");
+        let stdin = child.stdin.take();
+        let lines = read_lines(child.stdout.take().unwrap(), check);
+        Brain {
+            child,
+            stdin,
+            lines,
+            timeout,
+        }
+    }
+
+    /// Writes `bytes` as they are and flushes.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to the brain");
+        stdin.flush().expect("flush");
+    }
+
+    /// Writes `text` as it is (with its own line ends).
+    pub fn send_raw(&mut self, text: &str) {
+        self.send_bytes(text.as_bytes());
+    }
+
+    /// Writes one command line, ended by LF.
+    pub fn send(&mut self, line: &str) {
+        self.send_raw(&format!("{line}\n"));
+    }
+
+    /// The next line, whatever it is, or a panic after the timeout.
+    pub fn line(&self) -> String {
+        self.lines
+            .recv_timeout(self.timeout)
+            .unwrap_or_else(|_| panic!("no reply within {:?}", self.timeout))
+    }
+
+    /// Sends `line` and returns the next line.
+    pub fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.line()
+    }
+
+    /// The next line that starts with none of `skip` (e.g. `["MESSAGE "]`).
+    pub fn reply_skipping(&self, skip: &[&str]) -> String {
+        loop {
+            let line = self.line();
+            if !skip.iter().any(|s| line.starts_with(s)) {
+                return line;
+            }
+        }
+    }
+
+    /// The next line that is not a `MESSAGE`.
+    pub fn reply(&self) -> String {
+        self.reply_skipping(&["MESSAGE "])
+    }
+
+    /// Closes the brain's stdin (end of input).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The exit status once the process has exited, or `None` if it still runs after `limit`.
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let t = Instant::now();
+        while t.elapsed() < limit {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        None
+    }
+
+    /// The remaining output after the process has exited.
+    pub fn rest(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Ok(l) = self.lines.recv_timeout(Duration::from_millis(200)) {
+            out.push(l);
+        }
+        out
+    }
+}
+
+impl Drop for Brain {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One line of `../shared/data/gomocup-rule-checks.txt`.
+pub struct RuleCheck {
+    /// The check's name, e.g. `ALL-1-F20`.
+    pub id: String,
+    /// The Gomocup rule number.
+    pub rule: i64,
+    /// The board size.
+    pub size: usize,
+    /// The moves played, black first.
+    pub moves: Vec<Pos>,
+    /// The side to move, as the file states it.
+    pub to_move: Color,
+    /// The listed moves: the accepted ones, or with `except` the only refused ones.
+    pub accepted: Vec<Pos>,
+    /// `anything except` the listed moves.
+    pub except: bool,
+}
+
+impl RuleCheck {
+    /// Whether `p` is an accepted answer.
+    pub fn accepts(&self, p: Pos) -> bool {
+        self.accepted.contains(&p) != self.except
+    }
+}
+
+/// The Gomocup admission checks of `gomocup-rule-checks.txt`.
+pub fn rule_checks() -> Vec<RuleCheck> {
+    data("gomocup-rule-checks.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            assert!(f.len() >= 6, "bad line {l}");
+            let rule = f[1].split_whitespace().next().unwrap();
+            let (except, accepted) = match f[5].strip_prefix("anything except") {
+                Some(rest) => (true, rest),
+                None => (false, f[5]),
+            };
+            RuleCheck {
+                id: f[0].to_string(),
+                rule: rule.parse().unwrap_or_else(|_| panic!("bad rule {rule}")),
+                size: f[2].parse().unwrap(),
+                moves: parse_moves(f[3]).unwrap(),
+                to_move: match f[4] {
+                    "black" => Color::Black,
+                    "white" => Color::White,
+                    other => panic!("bad side {other}"),
+                },
+                accepted: parse_moves(accepted).unwrap(),
+                except,
+            }
+        })
+        .collect()
+}
