@@ -7,6 +7,8 @@ use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
 use lianzhu::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 
+mod common;
+
 /// (rule, attacker, black stones, white stones) of every `vcf: yes` puzzle with at least
 /// `min_fours` fours, so the search's own depth cannot see the attack.
 fn long_vcf_puzzles(min_fours: u32) -> Vec<(Rule, Color, Vec<Pos>, Vec<Pos>)> {
