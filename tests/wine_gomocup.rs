@@ -170,7 +170,8 @@ impl Brain {
             .stderr(Stdio::from(stderr))
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", setup.wine.display()));
-        let lines = read_lines(child.stdout.take().unwrap(), LineCheck::Lenient);
+        // Strict: a reply that ends in CR LF (or is not UTF-8) stops the reader thread.
+        let lines = read_lines(child.stdout.take().unwrap(), LineCheck::Strict);
         Brain {
             name: name.to_string(),
             stdin: child.stdin.take(),
@@ -226,15 +227,14 @@ impl Brain {
             Ok(line) => {
                 self.first_reply = false;
                 self.transcript.push(format!("< {line}"));
-                if line.ends_with('\r') {
-                    self.fail("reply ends in CR: replies must end in LF only");
-                }
                 line
             }
             Err(RecvTimeoutError::Timeout) => {
                 self.fail(&format!("no reply within {} s", timeout.as_secs()))
             }
-            Err(RecvTimeoutError::Disconnected) => self.fail("the engine closed stdout (exited?)"),
+            Err(RecvTimeoutError::Disconnected) => self.fail(
+                "the engine closed stdout (exited?), or a reply was not UTF-8 ending in LF alone",
+            ),
         }
     }
 
