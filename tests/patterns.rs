@@ -105,17 +105,7 @@ impl Reference {
             b.place(q, self.color);
             let next = self.classify(b, c, levels - 1);
             b.undo().unwrap();
-            let lower = match next {
-                LinePattern::Flex4 => LinePattern::Flex3,
-                LinePattern::DoubleFour if !renju_black => LinePattern::Flex3,
-                LinePattern::Block4 => LinePattern::Block3,
-                LinePattern::Flex3 => LinePattern::Flex2,
-                LinePattern::Block3 => LinePattern::Block2,
-                LinePattern::Flex2 => LinePattern::Flex1,
-                LinePattern::Block2 => LinePattern::Block1,
-                _ => LinePattern::Dead,
-            };
-            best = best.max(lower);
+            best = best.max(next.one_stone_less(renju_black));
         }
         best
     }

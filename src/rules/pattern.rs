@@ -53,6 +53,22 @@ pub enum LinePattern {
 }
 
 impl LinePattern {
+    /// The pattern of a line one stone short of `self`: what a line is when its best next
+    /// stone makes `self` (a `Flex4` one stone short is a `Flex3`, and so on). A single-line
+    /// double four is a foul for renju black, so one stone short of it is no three there.
+    pub fn one_stone_less(self, renju_black: bool) -> LinePattern {
+        match self {
+            LinePattern::Flex4 => LinePattern::Flex3,
+            LinePattern::DoubleFour if !renju_black => LinePattern::Flex3,
+            LinePattern::Block4 => LinePattern::Block3,
+            LinePattern::Flex3 => LinePattern::Flex2,
+            LinePattern::Block3 => LinePattern::Block2,
+            LinePattern::Flex2 => LinePattern::Flex1,
+            LinePattern::Block2 => LinePattern::Block1,
+            _ => LinePattern::Dead,
+        }
+    }
+
     /// Every pattern in order; `ALL[p as usize] == p`.
     pub const ALL: [LinePattern; 12] = [
         LinePattern::Dead,
@@ -382,17 +398,7 @@ pub fn classify_with(
         line[q] = OWN;
         let next = deeper(&line);
         line[q] = EMPTY;
-        let lower = match next {
-            LinePattern::Flex4 => LinePattern::Flex3,
-            LinePattern::DoubleFour if kind != WinKind::RenjuBlack => LinePattern::Flex3,
-            LinePattern::Block4 => LinePattern::Block3,
-            LinePattern::Flex3 => LinePattern::Flex2,
-            LinePattern::Block3 => LinePattern::Block2,
-            LinePattern::Flex2 => LinePattern::Flex1,
-            LinePattern::Block2 => LinePattern::Block1,
-            _ => LinePattern::Dead,
-        };
-        best = best.max(lower);
+        best = best.max(next.one_stone_less(kind == WinKind::RenjuBlack));
     }
     best
 }

@@ -185,10 +185,7 @@ impl ThreatBoard {
                 let start = p.offset(dir, -k);
                 let w = self.window(d, start.index());
                 if w[me] == 4 && w[opp] == 0 && self.window_valid(d, start) {
-                    let e = (0..5)
-                        .map(|i| start.offset(dir, i))
-                        .find(|&q| self.board.is_empty(q))
-                        .expect("a window with four stones has one empty point");
+                    let e = self.gap_of_four(start, dir);
                     if !out.contains(&e) && self.is_five(e, color) {
                         out.push(e);
                     }
@@ -199,14 +196,20 @@ impl ThreatBoard {
         out
     }
 
+    /// The one empty point of the five-cell window from `start` along `dir` that holds four
+    /// stones of one colour.
+    fn gap_of_four(&self, start: Pos, dir: isize) -> Pos {
+        (0..5)
+            .map(|i| start.offset(dir, i))
+            .find(|&q| self.board.is_empty(q))
+            .expect("a window with four stones has one empty point")
+    }
+
     /// Every point where `color` completes a winning line, in [`Pos`] order.
     pub fn five_points(&self, color: Color) -> Points {
         let mut out = Points::new();
         for (d, start) in self.matching_windows(color, 4) {
-            let e = (0..5)
-                .map(|i| start.offset(DIRECTIONS[d], i))
-                .find(|&q| self.board.is_empty(q))
-                .expect("a window with four stones has one empty point");
+            let e = self.gap_of_four(start, DIRECTIONS[d]);
             if !out.contains(&e) && self.is_five(e, color) {
                 out.push(e);
             }
