@@ -36,6 +36,10 @@ pub struct Options {
     pub hash_kb: Option<u64>,
     /// The point under the manager's mouse (`INFO evaluate x,y`); unused by the search.
     pub evaluate: Option<(i64, i64)>,
+    /// Node limit per search (`INFO max_node`); 0 = none.
+    pub max_nodes: u64,
+    /// Deepest iteration per search (`INFO max_depth`); 0 = none.
+    pub max_depth: i32,
 }
 
 impl Default for Options {
@@ -51,6 +55,8 @@ impl Default for Options {
             threads: 1,
             hash_kb: None,
             evaluate: None,
+            max_nodes: 0,
+            max_depth: 0,
         }
     }
 }
@@ -223,7 +229,12 @@ impl Engine {
                 time_left_ms: self.options.time_left_ms,
             }),
             threads: self.options.threads.max(1),
-            ..Limits::default()
+            max_nodes: self.options.max_nodes,
+            max_depth: if self.options.max_depth > 0 {
+                self.options.max_depth
+            } else {
+                Limits::default().max_depth
+            },
         };
         let result = searcher.think(b, rule, &limits, stop, &mut |r| {
             report(&ThinkReport {

@@ -61,6 +61,11 @@ pub enum Info {
     ThreadNum(usize),
     /// `hash_size` in KiB.
     HashSize(u64),
+    /// `max_node`: stop each search after this many nodes (0, or a negative value such as
+    /// Yixin-Board's `-1`, = no limit).
+    MaxNode(u64),
+    /// `max_depth`: deepest iteration of each search (0 or negative = no limit).
+    MaxDepth(i32),
     /// A key we do not use (ignored silently); holds the key in lower case.
     Ignored(String),
     /// A key we use with a value we cannot read; the previous setting stays.
@@ -235,6 +240,10 @@ pub fn parse_info(args: &str) -> Info {
             .map(|(x, y)| Info::Evaluate(x, y))
             .map_err(|e| e.0),
         "folder" if value.is_empty() => Err("folder is empty".to_string()),
+        "max_node" => number("max_node").map(|v| Info::MaxNode(u64::try_from(v).unwrap_or(0))),
+        "max_depth" => {
+            number("max_depth").map(|v| Info::MaxDepth(i32::try_from(v.max(0)).unwrap_or(i32::MAX)))
+        }
         "folder" => Ok(Info::Folder(value.to_string())),
         _ => Ok(Info::Ignored(key.clone())),
     };
@@ -451,6 +460,11 @@ mod tests {
             parse_info("show_detail 3"),
             Info::Ignored("show_detail".into())
         );
+        assert_eq!(parse_info("max_node -1"), Info::MaxNode(0));
+        assert_eq!(parse_info("max_node 50000"), Info::MaxNode(50_000));
+        assert_eq!(parse_info("max_depth 225"), Info::MaxDepth(225));
+        assert_eq!(parse_info("max_depth -3"), Info::MaxDepth(0));
+        assert!(matches!(parse_info("max_node x"), Info::Invalid { .. }));
         assert!(matches!(parse_info("rule abc"), Info::Invalid { .. }));
         assert!(matches!(parse_info("thread_num 0"), Info::Invalid { .. }));
         assert!(matches!(parse_info("max_memory -1"), Info::Invalid { .. }));

@@ -277,6 +277,8 @@ impl<W: Write> Session<W> {
             Info::Folder(f) => o.folder = Some(f),
             Info::ThreadNum(n) => o.threads = n,
             Info::HashSize(kb) => o.hash_kb = Some(kb),
+            Info::MaxNode(n) => o.max_nodes = n,
+            Info::MaxDepth(d) => o.max_depth = d,
             Info::Ignored(_) => {}
             Info::Invalid { key, why } => self.out.message(&format!(
                 "INFO {key} ignored: {why}; keeping the previous value"
