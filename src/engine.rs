@@ -235,6 +235,7 @@ impl Engine {
             } else {
                 Limits::default().max_depth
             },
+            exclude: Vec::new(),
         };
         let result = searcher.think(b, rule, &limits, stop, &mut |r| {
             report(&ThinkReport {

@@ -32,7 +32,7 @@ use time::{Clock, TimeControl};
 use tt::Tt;
 
 /// What limits one search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// The manager's clock; `None` = no time limit.
     pub time: Option<TimeControl>,
@@ -42,6 +42,9 @@ pub struct Limits {
     pub max_nodes: u64,
     /// Search threads (at least 1).
     pub threads: usize,
+    /// Root moves not to consider (Yixin-Board's `YXBLOCK`, or the moves already reported by
+    /// a multi-move analysis). If every legal move is excluded the exclusion is ignored.
+    pub exclude: Vec<Pos>,
 }
 
 impl Default for Limits {
@@ -51,6 +54,7 @@ impl Default for Limits {
             max_depth: MAX_DEPTH,
             max_nodes: 0,
             threads: 1,
+            exclude: Vec::new(),
         }
     }
 }
@@ -63,6 +67,7 @@ impl Limits {
             max_depth: depth,
             max_nodes: 0,
             threads: 1,
+            exclude: Vec::new(),
         }
     }
 }
@@ -186,15 +191,16 @@ impl Searcher {
         };
         let me = board.side_to_move();
         let legal = |p: Pos| rules::is_legal(board, p, me, rule);
+        let excluded = |p: &Pos| limits.exclude.contains(p);
 
         // Step 1. Moves that need no search: the first stone, a win, a single forced block.
-        if board.stone_count() == 0 && legal(board.center()) {
+        if board.stone_count() == 0 && legal(board.center()) && !excluded(&board.center()) {
             return done(board.center(), 0, 0);
         }
         let empties: Vec<Pos> = board.empty_points().collect();
         if let Some(&p) = empties
             .iter()
-            .find(|&&p| rules::is_five(board, p, me, rule) && legal(p))
+            .find(|&&p| rules::is_five(board, p, me, rule) && legal(p) && !excluded(&p))
         {
             return done(p, mate_in(1), 0);
         }
@@ -206,6 +212,11 @@ impl Searcher {
         if !blocks.is_empty() {
             let legal_blocks: Vec<Pos> = blocks.iter().copied().filter(|&p| legal(p)).collect();
             if let [only] = legal_blocks[..] {
+                if excluded(&only) {
+                    // The one block is excluded: every other move loses at once.
+                    let p = empties.iter().copied().find(|&p| legal(p) && !excluded(&p));
+                    return done(p.unwrap_or(only), mated_in(2), 0);
+                }
                 let score = if blocks.len() > 1 { mated_in(2) } else { 0 };
                 return done(only, score, 0);
             }
@@ -231,7 +242,7 @@ impl Searcher {
             },
         );
         if let (Some(p), Some(plies)) = (vcf.first_move(), vcf.mate_plies()) {
-            if legal(p) {
+            if legal(p) && !excluded(&p) {
                 return done(p, mate_in(plies), vcf.nodes);
             }
         }
@@ -277,8 +288,29 @@ impl Searcher {
                 .collect();
             roots = if kept.is_empty() { defences } else { kept };
         }
+        if !limits.exclude.is_empty() {
+            let mut kept: Vec<Pos> = roots.iter().copied().filter(|p| !excluded(p)).collect();
+            if kept.is_empty() {
+                // Every generated move is excluded: any other legal point near the stones.
+                kept = empties
+                    .iter()
+                    .copied()
+                    .filter(|&p| legal(p) && !excluded(&p) && board.has_neighbour(p, 2))
+                    .collect();
+            }
+            if !kept.is_empty() {
+                roots = kept;
+            }
+        }
         if roots.is_empty() {
-            roots = empties.iter().copied().filter(|&p| legal(p)).collect();
+            roots = empties
+                .iter()
+                .copied()
+                .filter(|&p| legal(p) && !excluded(&p))
+                .collect();
+            if roots.is_empty() {
+                roots = empties.iter().copied().filter(|&p| legal(p)).collect();
+            }
             let center = board.center();
             roots.sort_by_key(|&p| (p.distance(center), p));
             roots.truncate(1);
