@@ -6,6 +6,7 @@ use lianzhu::notation::parse_pos;
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
 use lianzhu::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 mod common;
 
@@ -51,6 +52,9 @@ fn long_vcf_puzzles(min_fours: u32) -> Vec<(Rule, Color, Vec<Pos>, Vec<Pos>)> {
     out
 }
 
+/// The turn limit of every reply.
+const TURN_MS: i64 = 300;
+
 #[test]
 fn root_move_refutes_the_opponents_vcf_when_it_can() {
     let cases = long_vcf_puzzles(4);
@@ -60,10 +64,11 @@ fn root_move_refutes_the_opponents_vcf_when_it_can() {
         ..VcfLimits::default()
     };
     let (mut checked, mut lost) = (0, Vec::new());
+    let mut slowest = (Duration::ZERO, 0);
     for (i, (rule, attacker, black, white)) in cases.iter().enumerate() {
         let mut engine = Engine::new();
         engine.options.rule = *rule;
-        engine.options.timeout_turn_ms = 300;
+        engine.options.timeout_turn_ms = TURN_MS;
         engine.start(15, 15).unwrap();
         let stones: Vec<(Pos, Color)> = black
             .iter()
@@ -84,7 +89,9 @@ fn root_move_refutes_the_opponents_vcf_when_it_can() {
             continue;
         }
         let stop = AtomicBool::new(false);
+        let asked = Instant::now();
         let reply = engine.choose(&stop, &mut |_| {}).unwrap();
+        slowest = slowest.max((asked.elapsed(), i));
         checked += 1;
         let mut after = board.clone();
         after.make(reply);
@@ -98,6 +105,14 @@ fn root_move_refutes_the_opponents_vcf_when_it_can() {
         }
     }
     assert!(checked >= 20, "only {checked} positions checked");
+    // The turn is 300 ms; the time manager aims to answer 68 ms before it.
+    assert!(
+        slowest.0 < Duration::from_millis(TURN_MS as u64),
+        "slowest reply {:?} (case {}) at a {TURN_MS} ms turn",
+        slowest.0,
+        slowest.1
+    );
+    println!("slowest reply {:?} (case {})", slowest.0, slowest.1);
     assert!(
         lost.is_empty(),
         "{} of {checked} replies lose to a VCF:\n{}",

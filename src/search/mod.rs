@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 
 mod alphabeta;
+mod defence;
 pub mod history;
 pub mod movegen;
 pub mod params;
@@ -278,9 +279,11 @@ impl Searcher {
             max_nodes: (vcf_nodes / VCF_DEFENCE_DIVISOR).max(VCF_DEFENCE_MIN_NODES),
             ..VcfLimits::default()
         };
+        let mut defending = false;
         if let Some(defences) =
             vcf::defences(board, rule, detect, per_move).filter(|d| !d.is_empty())
         {
+            defending = true;
             let kept: Vec<Pos> = roots
                 .iter()
                 .copied()
@@ -370,30 +373,33 @@ impl Searcher {
             report(&r);
         }
         let nodes = shared.nodes.load(Relaxed);
-        let time_ms = shared.clock.elapsed().as_millis() as u64;
-        let Some(it) = result else {
-            return Some(SearchResult {
-                best: first,
-                score: 0,
-                depth: 0,
-                nodes,
-                time_ms,
-                pv: vec![first],
-            });
-        };
-        let best = it
+        let it = result.unwrap_or(Iteration {
+            depth: 0,
+            score: 0,
+            pv: vec![first],
+        });
+        let mut best = it
             .pv
             .first()
             .copied()
             .filter(|&p| legal(p))
             .unwrap_or(first);
+        let mut pv = it.pv;
+        // A defence against the opponent's VCF gets a last, larger check (not after STOP).
+        if defending && !stop.load(Relaxed) {
+            let checked = defence::confirm(board, rule, best, &roots, detect);
+            if checked != best {
+                best = checked;
+                pv = vec![checked];
+            }
+        }
         Some(SearchResult {
             best,
             score: it.score,
             depth: it.depth,
             nodes,
-            time_ms,
-            pv: it.pv,
+            time_ms: shared.clock.elapsed().as_millis() as u64,
+            pv,
         })
     }
 }

@@ -100,7 +100,12 @@ pub fn has_vcf_quick(board: &Board, rule: Rule, attacker: Color, max_nodes: u64)
 /// the opponent's VCF is no longer found within `per_move` (a five of our own included), in
 /// [`Pos`] order. An empty list means every move loses to a VCF. A move after which the
 /// search only reaches its limit counts as a defence, so the list never drops a real one; the
-/// search can safely restrict the root to it. Cost: one VCF search per empty point.
+/// search can safely restrict the root to it.
+///
+/// Cost: at most [`DEFENCE_BUDGET`] times `detect.max_nodes` prover nodes in all. The moves
+/// most likely to refute are checked first: the points of the opponent's winning line, then
+/// our fours (counter-attacks), then the points next to the line, then the rest; a move still
+/// unchecked when the budget is spent counts as a defence.
 pub fn defences(
     board: &Board,
     rule: Rule,
@@ -110,33 +115,67 @@ pub fn defences(
     let us = board.side_to_move();
     let them = us.opponent();
     let mut prover = VcfProver::new();
-    if !matches!(
-        prover.search(board, rule, them, detect).outcome,
-        VcfOutcome::Win(_)
-    ) {
+    let first = prover.search(board, rule, them, detect);
+    let VcfOutcome::Win(line) = first.outcome else {
         return None;
-    }
+    };
     let mut b = board.clone();
-    let empties: Vec<Pos> = board.empty_points().collect();
+    let mut moves: Vec<(u8, Pos)> = board
+        .empty_points()
+        .filter(|&m| crate::rules::is_legal(board, m, us, rule))
+        .map(|m| {
+            let near_line = line
+                .iter()
+                .map(|&q| q.distance(m))
+                .min()
+                .unwrap_or(usize::MAX);
+            let tier = match near_line {
+                0 => 0,
+                _ if makes_four(&mut b, m, us, rule) => 1,
+                1 => 2,
+                _ => 3,
+            };
+            (tier, m)
+        })
+        .collect();
+    moves.sort_unstable();
+    let mut budget = detect.max_nodes.saturating_mul(DEFENCE_BUDGET);
     let mut out = Vec::new();
-    for m in empties {
-        if !crate::rules::is_legal(&b, m, us, rule) {
-            continue;
-        }
-        if crate::rules::is_five(&b, m, us, rule) {
+    for (_, m) in moves {
+        if budget == 0 || crate::rules::is_five(&b, m, us, rule) {
             out.push(m);
             continue;
         }
         b.place(m, us);
-        if !matches!(
-            prover.search(&b, rule, them, per_move).outcome,
-            VcfOutcome::Win(_)
-        ) {
+        let limits = VcfLimits {
+            max_nodes: per_move.max_nodes.min(budget),
+            ..per_move
+        };
+        let r = prover.search(&b, rule, them, limits);
+        budget = budget.saturating_sub(r.nodes);
+        if !matches!(r.outcome, VcfOutcome::Win(_)) {
             out.push(m);
         }
         b.undo().expect("the stone just placed");
     }
+    out.sort_unstable();
     Some(out)
+}
+
+/// Prover nodes [`defences`] may spend in all, as a multiple of its `detect` limit.
+pub const DEFENCE_BUDGET: u64 = 2;
+
+/// True if `color` at the empty point `m` makes a four (a point that then completes a five).
+fn makes_four(b: &mut Board, m: Pos, color: Color, rule: Rule) -> bool {
+    b.place(m, color);
+    let four = crate::types::DIRECTIONS.iter().any(|&d| {
+        (-4..=4isize).any(|k| {
+            let q = m.offset(d, k);
+            k != 0 && b.is_empty(q) && crate::rules::is_five(b, q, color, rule)
+        })
+    });
+    b.undo().expect("the stone just placed");
+    four
 }
 
 /// [`solve`] without the final replay check: for callers that only need the answer's kind
