@@ -12,10 +12,12 @@
 //! and are not counted.
 
 use super::weights::Weights;
-use crate::rules::pattern::{shift_of, CellThreat, LinePattern, MAYBE_FOUL, THREAT_MASK, WALL};
+use crate::rules::pattern::{
+    shift_of, CellThreat, LinePattern, EMPTY, MAYBE_FOUL, THREAT_MASK, WALL,
+};
 use crate::rules::tables::{self, color_code, PatternTable};
 use crate::rules::{self, Board, Cell};
-use crate::types::{Color, Pos, Rule, CELLS, DIRECTIONS, STRIDE};
+use crate::types::{Color, Pos, Rule, CELLS, DIRECTIONS, PAD, STRIDE};
 
 /// A board with incremental pattern, threat and score state.
 #[derive(Clone)]
@@ -24,17 +26,63 @@ pub struct EvalBoard {
     rule: Rule,
     table: &'static PatternTable,
     weights: Weights,
-    keys: Vec<[u32; 4]>,
-    pats: Vec<[[u8; 4]; 2]>,
-    threat: Vec<[u8; 2]>,
-    value: Vec<[i32; 2]>,
-    near: Vec<u8>,
+    keys: Box<[[u32; 4]; CELLS]>,
+    lines: Box<[Lines; CELLS]>,
+    threat: Box<[[u8; 2]; CELLS]>,
+    value: Box<[[i32; 2]; CELLS]>,
+    near: Box<[u8; CELLS]>,
     counts: [[u16; 32]; 2],
     value_sum: [i32; 2],
     playable: Vec<Pos>,
     /// Per stone placed since the start (and one for the start), the rectangle
     /// `[x0, y0, x1, y1]` (inclusive) of points within distance 2 of a stone.
     area: Vec<[u8; 4]>,
+    /// Per stone placed by [`EvalBoard::make`], what its [`EvalBoard::undo`] restores.
+    frames: Vec<Frame>,
+    /// The cells whose patterns a `make` changed, with their state before it (the frames
+    /// split it into plies).
+    log: Vec<Change>,
+}
+
+/// The line state of an empty cell, all derived from its keys: per direction the table
+/// entry (black's pattern in the low nibble, white's in the high one), and per colour the
+/// combination key of its four patterns and the sum of their line scores.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+struct Lines {
+    entry: [u8; 4],
+    combo: [u16; 2],
+    score: [i32; 2],
+}
+
+/// What `undo` needs to take back one `make`: the counts and sums before it, the state of
+/// the stone's cell, and where its changes start in the log.
+#[derive(Clone)]
+struct Frame {
+    log_len: usize,
+    counts: [[u16; 32]; 2],
+    value_sum: [i32; 2],
+    threat: [u8; 2],
+    value: [i32; 2],
+}
+
+/// An empty cell's state before a `make` changed its patterns.
+#[derive(Clone, Copy)]
+struct Change {
+    index: u16,
+    threat: [u8; 2],
+    value: [i32; 2],
+    lines: Lines,
+}
+
+/// Farthest index distance a line update reaches from the stone (5 cells diagonally).
+const REACH: usize = PAD * (STRIDE + 1);
+
+/// A boxed per-cell array filled with `v`.
+fn per_cell<T: Copy>(v: T) -> Box<[T; CELLS]> {
+    vec![v; CELLS]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("CELLS entries"))
 }
 
 impl EvalBoard {
@@ -50,15 +98,17 @@ impl EvalBoard {
             rule,
             table: tables::table(rule),
             weights,
-            keys: vec![[0; 4]; CELLS],
-            pats: vec![[[0; 4]; 2]; CELLS],
-            threat: vec![[0; 2]; CELLS],
-            value: vec![[0; 2]; CELLS],
-            near: vec![0; CELLS],
+            keys: per_cell([0; 4]),
+            lines: per_cell(Lines::default()),
+            threat: per_cell([0; 2]),
+            value: per_cell([0; 2]),
+            near: per_cell(0),
             counts: [[0; 32]; 2],
             value_sum: [0; 2],
             playable: board.points().collect(),
             area: Vec::with_capacity(board.width() * board.height() + 1),
+            frames: Vec::with_capacity(board.width() * board.height()),
+            log: Vec::new(),
         };
         let mut rect = [u8::MAX, u8::MAX, 0, 0];
         for p in board.points().filter(|&p| !board.is_empty(p)) {
@@ -82,10 +132,7 @@ impl EvalBoard {
             if let Cell::Stone(_) = board.cell(p) {
                 eb.add_near(p, 1);
             } else {
-                for di in 0..4 {
-                    eb.load_patterns(p, di);
-                }
-                eb.recombine(p, false);
+                eb.rebuild_cell(p.index(), false);
             }
         }
         eb
@@ -160,7 +207,8 @@ impl EvalBoard {
     /// The pattern `color` would make at `p` along direction `dir` (0..4).
     #[inline]
     pub fn pattern(&self, p: Pos, color: Color, dir: usize) -> LinePattern {
-        LinePattern::from_u8(self.pats[p.index()][color.index()][dir])
+        let entry = self.lines[p.index()].entry[dir & 3];
+        LinePattern::from_u8((entry >> (4 * (color.index() & 1))) & 15)
     }
 
     /// The score of the empty cell `p` for `color`.
@@ -220,15 +268,28 @@ impl EvalBoard {
     /// Places a stone for the side to move at the empty point `p`.
     pub fn make(&mut self, p: Pos) {
         let color = self.board.side_to_move();
+        let i = p.index();
+        self.frames.push(Frame {
+            log_len: self.log.len(),
+            counts: self.counts,
+            value_sum: self.value_sum,
+            threat: self.threat[i],
+            value: self.value[i],
+        });
         for c in 0..2 {
-            let t = self.threat[p.index()][c] & THREAT_MASK;
+            let t = self.threat[i][c] & THREAT_MASK;
             self.counts[c][t as usize] -= 1;
-            self.value_sum[c] -= self.value[p.index()][c];
-            self.threat[p.index()][c] = 0;
-            self.value[p.index()][c] = 0;
+            self.value_sum[c] -= self.value[i][c];
+            self.threat[i][c] = 0;
+            self.value[i][c] = 0;
         }
         self.board.make(p);
-        self.update_lines(p, color_code(color));
+        self.log.reserve(4 * 2 * 5);
+        let code = color_code(color);
+        self.make_dir::<0>(i, code);
+        self.make_dir::<1>(i, code);
+        self.make_dir::<2>(i, code);
+        self.make_dir::<3>(i, code);
         self.add_near(p, 1);
         let rect = self.grow(*self.area.last().expect("area of the start"), p);
         self.area.push(rect);
@@ -237,6 +298,32 @@ impl EvalBoard {
     /// Takes back the last stone.
     pub fn undo(&mut self) {
         let (p, color) = self.board.undo().expect("undo with an empty history");
+        let Some(frame) = self.frames.pop() else {
+            return self.undo_rebuild(p, color);
+        };
+        self.area.pop();
+        let (i, code) = (p.index(), color_code(color));
+        self.flip_dir::<0>(i, code);
+        self.flip_dir::<1>(i, code);
+        self.flip_dir::<2>(i, code);
+        self.flip_dir::<3>(i, code);
+        for ch in &self.log[frame.log_len..] {
+            let q = usize::from(ch.index);
+            self.lines[q] = ch.lines;
+            self.threat[q] = ch.threat;
+            self.value[q] = ch.value;
+        }
+        self.log.truncate(frame.log_len);
+        self.threat[i] = frame.threat;
+        self.value[i] = frame.value;
+        self.counts = frame.counts;
+        self.value_sum = frame.value_sum;
+        self.add_near(p, -1);
+    }
+
+    /// Takes back the stone `p` of `color`, placed before this state was built (so not in
+    /// the frames), by recomputing what it touched.
+    fn undo_rebuild(&mut self, p: Pos, color: Color) {
         if self.area.len() > 1 {
             self.area.pop();
         } else {
@@ -247,16 +334,7 @@ impl EvalBoard {
             }
             self.area[0] = rect;
         }
-        self.update_lines(p, color_code(color));
-        self.add_near(p, -1);
-        for di in 0..4 {
-            self.load_patterns(p, di);
-        }
-        self.recombine(p, false);
-    }
-
-    /// Flips the cell `p` in the keys of the 40 cells around it and refreshes the empty ones.
-    fn update_lines(&mut self, p: Pos, code: u32) {
+        let code = color_code(color);
         for (di, &d) in DIRECTIONS.iter().enumerate() {
             for sign in [-1isize, 1] {
                 for k in 1..=5isize {
@@ -266,55 +344,168 @@ impl EvalBoard {
                         break;
                     }
                     self.keys[q.index()][di] ^= code << shift_of(-sign * k);
-                    if cell == Cell::Empty {
-                        let changed = self.load_patterns(q, di);
-                        if changed[0] {
-                            self.recombine_color(q, Color::Black, true);
-                        }
-                        if changed[1] {
-                            self.recombine_color(q, Color::White, true);
-                        }
+                    if cell == Cell::Empty
+                        && self.table.get_byte(self.keys[q.index()][di])
+                            != self.lines[q.index()].entry[di]
+                    {
+                        self.rebuild_cell(q.index(), true);
                     }
                 }
             }
         }
+        self.add_near(p, -1);
+        self.rebuild_cell(p.index(), false);
     }
 
-    /// Reads the patterns of `q` along direction `di` from its key; says per colour whether
-    /// they changed.
-    #[inline]
-    fn load_patterns(&mut self, q: Pos, di: usize) -> [bool; 2] {
-        let e = self.table.get(self.keys[q.index()][di]);
-        let cell = &mut self.pats[q.index()];
-        let changed = [cell[0][di] != e[0], cell[1][di] != e[1]];
-        cell[0][di] = e[0];
-        cell[1][di] = e[1];
-        changed
-    }
-
-    /// Recomputes the threat bytes and scores of the empty cell `q` from its patterns;
-    /// `counted` says whether its old threats are in the counts.
-    #[inline]
-    fn recombine(&mut self, q: Pos, counted: bool) {
-        self.recombine_color(q, Color::Black, counted);
-        self.recombine_color(q, Color::White, counted);
-    }
-
-    /// [`EvalBoard::recombine`] for one colour.
-    #[inline]
-    fn recombine_color(&mut self, q: Pos, color: Color, counted: bool) {
-        let (i, c) = (q.index(), color.index());
-        let pats = self.pats[i][c];
-        let t = self.table.combine(pats, color);
-        if counted {
-            self.counts[c][(self.threat[i][c] & THREAT_MASK) as usize] -= 1;
-            self.value_sum[c] -= self.value[i][c];
+    /// Recomputes the line state, threat bytes and scores of the empty cell `q` from its
+    /// keys; `counted` says whether its old threats are in the counts.
+    fn rebuild_cell(&mut self, q: usize, counted: bool) {
+        let mut lines = Lines::default();
+        for di in 0..4 {
+            lines.entry[di] = self.table.get_byte(self.keys[q][di]);
         }
-        let v = self.weights.cell(pats, t);
-        self.threat[i][c] = t;
-        self.value[i][c] = v;
-        self.counts[c][(t & THREAT_MASK) as usize] += 1;
+        for c in 0..2 {
+            let pats = lines.entry.map(|e| (e >> (4 * c)) & 15);
+            lines.combo[c] = tables::combine_key(pats) as u16;
+            lines.score[c] = pats.iter().map(|&p| self.weights.line[p as usize]).sum();
+        }
+        self.lines[q] = lines;
+        for c in 0..2 {
+            if counted {
+                self.counts[c][(self.threat[q][c] & THREAT_MASK) as usize] -= 1;
+                self.value_sum[c] -= self.value[q][c];
+            }
+            self.set_threat(q, c);
+        }
+    }
+
+    /// Sets the threat byte and score of colour index `c` at the empty cell `q` from its
+    /// line state and adds them to the counts and sums.
+    #[inline(always)]
+    fn set_threat(&mut self, q: usize, c: usize) {
+        let lines = &self.lines[q];
+        let t = self.table.combine_keyed(usize::from(lines.combo[c]), c);
+        let class = (t & THREAT_MASK) as usize;
+        // As `Weights::cell`: the line scores plus the threat bonus, nothing for a foul.
+        let v = if class == CellThreat::Forbidden as usize {
+            0
+        } else {
+            lines.score[c] + self.weights.threat[class]
+        };
+        self.threat[q][c] = t;
+        self.value[q][c] = v;
+        self.counts[c][class] += 1;
         self.value_sum[c] += v;
+    }
+
+    /// `make`'s update along direction `DI`: flips the new stone at index `i` (of key code
+    /// `code`) in the keys of the cells up to the first wall either side, and refreshes the
+    /// empty ones. The cells' contents come from the stone's own key, which holds its ten
+    /// neighbours along the line.
+    #[inline(always)]
+    fn make_dir<const DI: usize>(&mut self, i: usize, code: u32) {
+        assert!((REACH..CELLS - REACH).contains(&i), "stone off the board");
+        let (base, key) = (i - REACH, self.keys[i][DI]);
+        let _ = self.make_step::<DI, -1>(base, key, code)
+            && self.make_step::<DI, -2>(base, key, code)
+            && self.make_step::<DI, -3>(base, key, code)
+            && self.make_step::<DI, -4>(base, key, code)
+            && self.make_step::<DI, -5>(base, key, code);
+        let _ = self.make_step::<DI, 1>(base, key, code)
+            && self.make_step::<DI, 2>(base, key, code)
+            && self.make_step::<DI, 3>(base, key, code)
+            && self.make_step::<DI, 4>(base, key, code)
+            && self.make_step::<DI, 5>(base, key, code);
+    }
+
+    /// One cell of [`EvalBoard::make_dir`], `OFF` steps from the stone; `base` is the
+    /// stone's index minus [`REACH`], `key` its key along `DI`. False at a wall (the walk
+    /// along this side stops).
+    #[inline(always)]
+    fn make_step<const DI: usize, const OFF: isize>(
+        &mut self,
+        base: usize,
+        key: u32,
+        code: u32,
+    ) -> bool {
+        let cell = (key >> shift_of(OFF)) & 3;
+        if cell == u32::from(WALL) {
+            return false;
+        }
+        let q = base + (REACH as isize + DIRECTIONS[DI] * OFF) as usize;
+        let new_key = self.keys[q][DI] ^ (code << shift_of(-OFF));
+        self.keys[q][DI] = new_key;
+        if cell == u32::from(EMPTY) {
+            let entry = self.table.get_byte(new_key);
+            let old = self.lines[q].entry[DI];
+            if entry != old {
+                self.change::<DI>(q, old, entry);
+            }
+        }
+        true
+    }
+
+    /// The table entry of the empty cell `q` along direction `DI` changes from `old` to
+    /// `new`: logs the cell's state, then updates its line state, threat bytes and scores
+    /// for the colours whose pattern changed.
+    #[inline(always)]
+    fn change<const DI: usize>(&mut self, q: usize, old: u8, new: u8) {
+        self.log.push(Change {
+            index: q as u16,
+            threat: self.threat[q],
+            value: self.value[q],
+            lines: self.lines[q],
+        });
+        self.lines[q].entry[DI] = new;
+        for c in 0..2 {
+            let (o, n) = ((old >> (4 * c)) & 15, (new >> (4 * c)) & 15);
+            if o == n {
+                continue;
+            }
+            let lines = &mut self.lines[q];
+            let weight = tables::COMBINE_WEIGHTS[DI] as u16;
+            lines.combo[c] = lines.combo[c]
+                .wrapping_add(u16::from(n).wrapping_mul(weight))
+                .wrapping_sub(u16::from(o).wrapping_mul(weight));
+            lines.score[c] += self.weights.line[n as usize] - self.weights.line[o as usize];
+            self.counts[c][(self.threat[q][c] & THREAT_MASK) as usize] -= 1;
+            self.value_sum[c] -= self.value[q][c];
+            self.set_threat(q, c);
+        }
+    }
+
+    /// `undo`'s update along direction `DI`: flips the stone at index `i` (of key code
+    /// `code`) in the keys along the line.
+    #[inline(always)]
+    fn flip_dir<const DI: usize>(&mut self, i: usize, code: u32) {
+        assert!((REACH..CELLS - REACH).contains(&i), "stone off the board");
+        let (base, key) = (i - REACH, self.keys[i][DI]);
+        let _ = self.flip_step::<DI, -1>(base, key, code)
+            && self.flip_step::<DI, -2>(base, key, code)
+            && self.flip_step::<DI, -3>(base, key, code)
+            && self.flip_step::<DI, -4>(base, key, code)
+            && self.flip_step::<DI, -5>(base, key, code);
+        let _ = self.flip_step::<DI, 1>(base, key, code)
+            && self.flip_step::<DI, 2>(base, key, code)
+            && self.flip_step::<DI, 3>(base, key, code)
+            && self.flip_step::<DI, 4>(base, key, code)
+            && self.flip_step::<DI, 5>(base, key, code);
+    }
+
+    /// One cell of [`EvalBoard::flip_dir`] (as [`EvalBoard::make_step`]).
+    #[inline(always)]
+    fn flip_step<const DI: usize, const OFF: isize>(
+        &mut self,
+        base: usize,
+        key: u32,
+        code: u32,
+    ) -> bool {
+        if (key >> shift_of(OFF)) & 3 == u32::from(WALL) {
+            return false;
+        }
+        let q = base + (REACH as isize + DIRECTIONS[DI] * OFF) as usize;
+        self.keys[q][DI] ^= code << shift_of(-OFF);
+        true
     }
 
     fn add_near(&mut self, p: Pos, delta: i8) {
@@ -340,7 +531,7 @@ impl EvalBoard {
                 return Err(format!("near differs at {p:?}"));
             }
             if self.board.is_empty(p) {
-                if self.pats[i] != fresh.pats[i] {
+                if self.lines[i] != fresh.lines[i] {
                     return Err(format!("patterns differ at {p:?}"));
                 }
                 if self.threat[i] != fresh.threat[i] || self.value[i] != fresh.value[i] {
