@@ -27,9 +27,7 @@ pub struct EvalBoard {
     table: &'static PatternTable,
     weights: Weights,
     keys: Box<[[u32; 4]; CELLS]>,
-    lines: Box<[Lines; CELLS]>,
-    threat: Box<[[u8; 2]; CELLS]>,
-    value: Box<[[i32; 2]; CELLS]>,
+    cells: Box<[CellState; CELLS]>,
     near: Box<[u8; CELLS]>,
     counts: [[u16; 32]; 2],
     value_sum: [i32; 2],
@@ -39,19 +37,26 @@ pub struct EvalBoard {
     area: Vec<[u8; 4]>,
     /// Per stone placed by [`EvalBoard::make`], what its [`EvalBoard::undo`] restores.
     frames: Vec<Frame>,
-    /// The cells whose patterns a `make` changed, with their state before it (the frames
+    /// The empty cells whose patterns a `make` changed, as they were before it (the frames
     /// split it into plies).
-    log: Vec<Change>,
+    log: Vec<CellState>,
 }
 
-/// The line state of an empty cell, all derived from its keys: per direction the table
-/// entry (black's pattern in the low nibble, white's in the high one), and per colour the
-/// combination key of its four patterns and the sum of their line scores.
+/// The state of one cell. For an empty cell: per direction the table entry (black's
+/// pattern in the low nibble, white's in the high one), and per colour the combination key
+/// of its four patterns, the sum of their line scores, its threat byte and its score. A
+/// stone cell keeps threat and score 0 (and stale line fields). One cell is 32 bytes, so a
+/// change touches one half cache line and its log entry is a plain copy.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-struct Lines {
+#[repr(align(32))]
+struct CellState {
     entry: [u8; 4],
     combo: [u16; 2],
     score: [i32; 2],
+    value: [i32; 2],
+    threat: [u8; 2],
+    /// The cell's own index, so that a logged copy says where it goes back.
+    index: u16,
 }
 
 /// What `undo` needs to take back one `make`: the counts and sums before it, the state of
@@ -63,15 +68,6 @@ struct Frame {
     value_sum: [i32; 2],
     threat: [u8; 2],
     value: [i32; 2],
-}
-
-/// An empty cell's state before a `make` changed its patterns.
-#[derive(Clone, Copy)]
-struct Change {
-    index: u16,
-    threat: [u8; 2],
-    value: [i32; 2],
-    lines: Lines,
 }
 
 /// Farthest index distance a line update reaches from the stone (5 cells diagonally).
@@ -99,9 +95,7 @@ impl EvalBoard {
             table: tables::table(rule),
             weights,
             keys: per_cell([0; 4]),
-            lines: per_cell(Lines::default()),
-            threat: per_cell([0; 2]),
-            value: per_cell([0; 2]),
+            cells: per_cell(CellState::default()),
             near: per_cell(0),
             counts: [[0; 32]; 2],
             value_sum: [0; 2],
@@ -110,6 +104,9 @@ impl EvalBoard {
             frames: Vec::with_capacity(board.width() * board.height()),
             log: Vec::new(),
         };
+        for (i, cell) in eb.cells.iter_mut().enumerate() {
+            cell.index = i as u16;
+        }
         let mut rect = [u8::MAX, u8::MAX, 0, 0];
         for p in board.points().filter(|&p| !board.is_empty(p)) {
             rect = eb.grow(rect, p);
@@ -188,33 +185,33 @@ impl EvalBoard {
     /// ([`CellThreat::None`] on stones).
     #[inline]
     pub fn threat(&self, p: Pos, color: Color) -> CellThreat {
-        CellThreat::from_u8(self.threat[p.index()][color.index()])
+        CellThreat::from_u8(self.cells[p.index()].threat[color.index()])
     }
 
     /// The raw threat byte (class plus [`MAYBE_FOUL`]) of `color` at `p`.
     #[inline]
     pub fn threat_byte(&self, p: Pos, color: Color) -> u8 {
-        self.threat[p.index()][color.index()]
+        self.cells[p.index()].threat[color.index()]
     }
 
     /// Both colours' threat classes at `p`, `[black, white]`.
     #[inline]
     pub fn threats(&self, p: Pos) -> [CellThreat; 2] {
-        let t = self.threat[p.index()];
+        let t = self.cells[p.index()].threat;
         [CellThreat::from_u8(t[0]), CellThreat::from_u8(t[1])]
     }
 
     /// The pattern `color` would make at `p` along direction `dir` (0..4).
     #[inline]
     pub fn pattern(&self, p: Pos, color: Color, dir: usize) -> LinePattern {
-        let entry = self.lines[p.index()].entry[dir & 3];
+        let entry = self.cells[p.index()].entry[dir & 3];
         LinePattern::from_u8((entry >> (4 * (color.index() & 1))) & 15)
     }
 
     /// The score of the empty cell `p` for `color`.
     #[inline]
     pub fn cell_value(&self, p: Pos, color: Color) -> i32 {
-        self.value[p.index()][color.index()]
+        self.cells[p.index()].value[color.index()]
     }
 
     /// Number of empty cells where `color` has exactly threat class `t`. O(1).
@@ -244,7 +241,7 @@ impl EvalBoard {
         if self.rule != Rule::Renju {
             return false;
         }
-        let t = self.threat[p.index()][Color::Black.index()];
+        let t = self.cells[p.index()].threat[Color::Black.index()];
         if t & THREAT_MASK == CellThreat::Forbidden as u8 {
             return true;
         }
@@ -273,16 +270,16 @@ impl EvalBoard {
             log_len: self.log.len(),
             counts: self.counts,
             value_sum: self.value_sum,
-            threat: self.threat[i],
-            value: self.value[i],
+            threat: self.cells[i].threat,
+            value: self.cells[i].value,
         });
         for c in 0..2 {
-            let t = self.threat[i][c] & THREAT_MASK;
+            let t = self.cells[i].threat[c] & THREAT_MASK;
             self.counts[c][t as usize] -= 1;
-            self.value_sum[c] -= self.value[i][c];
-            self.threat[i][c] = 0;
-            self.value[i][c] = 0;
+            self.value_sum[c] -= self.cells[i].value[c];
         }
+        self.cells[i].threat = [0; 2];
+        self.cells[i].value = [0; 2];
         self.board.make(p);
         self.log.reserve(4 * 2 * 5);
         let code = color_code(color);
@@ -307,15 +304,12 @@ impl EvalBoard {
         self.flip_dir::<1>(i, code);
         self.flip_dir::<2>(i, code);
         self.flip_dir::<3>(i, code);
-        for ch in &self.log[frame.log_len..] {
-            let q = usize::from(ch.index);
-            self.lines[q] = ch.lines;
-            self.threat[q] = ch.threat;
-            self.value[q] = ch.value;
+        for old in &self.log[frame.log_len..] {
+            self.cells[usize::from(old.index)] = *old;
         }
         self.log.truncate(frame.log_len);
-        self.threat[i] = frame.threat;
-        self.value[i] = frame.value;
+        self.cells[i].threat = frame.threat;
+        self.cells[i].value = frame.value;
         self.counts = frame.counts;
         self.value_sum = frame.value_sum;
         self.add_near(p, -1);
@@ -346,7 +340,7 @@ impl EvalBoard {
                     self.keys[q.index()][di] ^= code << shift_of(-sign * k);
                     if cell == Cell::Empty
                         && self.table.get_byte(self.keys[q.index()][di])
-                            != self.lines[q.index()].entry[di]
+                            != self.cells[q.index()].entry[di]
                     {
                         self.rebuild_cell(q.index(), true);
                     }
@@ -360,20 +354,20 @@ impl EvalBoard {
     /// Recomputes the line state, threat bytes and scores of the empty cell `q` from its
     /// keys; `counted` says whether its old threats are in the counts.
     fn rebuild_cell(&mut self, q: usize, counted: bool) {
-        let mut lines = Lines::default();
+        let cell = &mut self.cells[q];
         for di in 0..4 {
-            lines.entry[di] = self.table.get_byte(self.keys[q][di]);
+            cell.entry[di] = self.table.get_byte(self.keys[q][di]);
         }
         for c in 0..2 {
-            let pats = lines.entry.map(|e| (e >> (4 * c)) & 15);
-            lines.combo[c] = tables::combine_key(pats) as u16;
-            lines.score[c] = pats.iter().map(|&p| self.weights.line[p as usize]).sum();
+            let pats = cell.entry.map(|e| (e >> (4 * c)) & 15);
+            cell.combo[c] = tables::combine_key(pats) as u16;
+            cell.score[c] = pats.iter().map(|&p| self.weights.line[p as usize]).sum();
         }
-        self.lines[q] = lines;
         for c in 0..2 {
             if counted {
-                self.counts[c][(self.threat[q][c] & THREAT_MASK) as usize] -= 1;
-                self.value_sum[c] -= self.value[q][c];
+                let cell = &self.cells[q];
+                self.counts[c][(cell.threat[c] & THREAT_MASK) as usize] -= 1;
+                self.value_sum[c] -= cell.value[c];
             }
             self.set_threat(q, c);
         }
@@ -383,17 +377,17 @@ impl EvalBoard {
     /// line state and adds them to the counts and sums.
     #[inline(always)]
     fn set_threat(&mut self, q: usize, c: usize) {
-        let lines = &self.lines[q];
-        let t = self.table.combine_keyed(usize::from(lines.combo[c]), c);
+        let cell = &mut self.cells[q];
+        let t = self.table.combine_keyed(usize::from(cell.combo[c]), c);
         let class = (t & THREAT_MASK) as usize;
         // As `Weights::cell`: the line scores plus the threat bonus, nothing for a foul.
         let v = if class == CellThreat::Forbidden as usize {
             0
         } else {
-            lines.score[c] + self.weights.threat[class]
+            cell.score[c] + self.weights.threat[class]
         };
-        self.threat[q][c] = t;
-        self.value[q][c] = v;
+        cell.threat[c] = t;
+        cell.value[c] = v;
         self.counts[c][class] += 1;
         self.value_sum[c] += v;
     }
@@ -437,7 +431,7 @@ impl EvalBoard {
         self.keys[q][DI] = new_key;
         if cell == u32::from(EMPTY) {
             let entry = self.table.get_byte(new_key);
-            let old = self.lines[q].entry[DI];
+            let old = self.cells[q].entry[DI];
             if entry != old {
                 self.change::<DI>(q, old, entry);
             }
@@ -450,26 +444,21 @@ impl EvalBoard {
     /// for the colours whose pattern changed.
     #[inline(always)]
     fn change<const DI: usize>(&mut self, q: usize, old: u8, new: u8) {
-        self.log.push(Change {
-            index: q as u16,
-            threat: self.threat[q],
-            value: self.value[q],
-            lines: self.lines[q],
-        });
-        self.lines[q].entry[DI] = new;
+        self.log.push(self.cells[q]);
+        self.cells[q].entry[DI] = new;
         for c in 0..2 {
             let (o, n) = ((old >> (4 * c)) & 15, (new >> (4 * c)) & 15);
             if o == n {
                 continue;
             }
-            let lines = &mut self.lines[q];
+            let cell = &mut self.cells[q];
             let weight = tables::COMBINE_WEIGHTS[DI] as u16;
-            lines.combo[c] = lines.combo[c]
+            cell.combo[c] = cell.combo[c]
                 .wrapping_add(u16::from(n).wrapping_mul(weight))
                 .wrapping_sub(u16::from(o).wrapping_mul(weight));
-            lines.score[c] += self.weights.line[n as usize] - self.weights.line[o as usize];
-            self.counts[c][(self.threat[q][c] & THREAT_MASK) as usize] -= 1;
-            self.value_sum[c] -= self.value[q][c];
+            cell.score[c] += self.weights.line[n as usize] - self.weights.line[o as usize];
+            self.counts[c][(cell.threat[c] & THREAT_MASK) as usize] -= 1;
+            self.value_sum[c] -= cell.value[c];
             self.set_threat(q, c);
         }
     }
@@ -531,13 +520,17 @@ impl EvalBoard {
                 return Err(format!("near differs at {p:?}"));
             }
             if self.board.is_empty(p) {
-                if self.lines[i] != fresh.lines[i] {
+                let (a, b) = (&self.cells[i], &fresh.cells[i]);
+                if (a.entry, a.combo, a.score) != (b.entry, b.combo, b.score) {
                     return Err(format!("patterns differ at {p:?}"));
                 }
-                if self.threat[i] != fresh.threat[i] || self.value[i] != fresh.value[i] {
+                if a.threat != b.threat || a.value != b.value {
                     return Err(format!("threat or value differ at {p:?}"));
                 }
-            } else if self.threat[i] != [0, 0] || self.value[i] != [0, 0] {
+                if a.index != b.index {
+                    return Err(format!("cell index differs at {p:?}"));
+                }
+            } else if self.cells[i].threat != [0, 0] || self.cells[i].value != [0, 0] {
                 return Err(format!("stone cell {p:?} carries a threat"));
             }
         }
