@@ -497,13 +497,19 @@ impl EvalBoard {
         true
     }
 
+    /// Adds `delta` (1 or -1) to the near count of the 5x5 cells around `p`, a row of five
+    /// counts at a time as one little-endian word. No count carries into the next: a count
+    /// is at most 25, and a stone taken back was counted in every cell around it.
     fn add_near(&mut self, p: Pos, delta: i8) {
-        let s = STRIDE as isize;
+        debug_assert!(delta == 1 || delta == -1);
+        const ROW: u64 = 0x01_01_01_01_01;
+        let add = ROW.wrapping_mul(i64::from(delta) as u64);
         for dy in -2..=2isize {
-            for dx in -2..=2isize {
-                let i = (p.index() as isize + dy * s + dx) as usize;
-                self.near[i] = self.near[i].wrapping_add_signed(delta);
-            }
+            let start = (p.index() as isize + dy * STRIDE as isize - 2) as usize;
+            let cells: &mut [u8; 8] = (&mut self.near[start..start + 8])
+                .try_into()
+                .expect("eight cells");
+            *cells = u64::from_le_bytes(*cells).wrapping_add(add).to_le_bytes();
         }
     }
 
