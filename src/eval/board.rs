@@ -457,9 +457,22 @@ impl EvalBoard {
                 .wrapping_add(u16::from(n).wrapping_mul(weight))
                 .wrapping_sub(u16::from(o).wrapping_mul(weight));
             cell.score[c] += self.weights.line[n as usize] - self.weights.line[o as usize];
-            self.counts[c][(cell.threat[c] & THREAT_MASK) as usize] -= 1;
-            self.value_sum[c] -= cell.value[c];
-            self.set_threat(q, c);
+            let t = self.table.combine_keyed(usize::from(cell.combo[c]), c);
+            let (class, old_class) = ((t & THREAT_MASK) as usize, cell.threat[c] & THREAT_MASK);
+            // As `Weights::cell` (see `set_threat`).
+            let v = if class == CellThreat::Forbidden as usize {
+                0
+            } else {
+                cell.score[c] + self.weights.threat[class]
+            };
+            // Most changes are far from the stone and keep the class.
+            if class != usize::from(old_class) {
+                self.counts[c][usize::from(old_class)] -= 1;
+                self.counts[c][class] += 1;
+            }
+            self.value_sum[c] += v - cell.value[c];
+            cell.threat[c] = t;
+            cell.value[c] = v;
         }
     }
 
