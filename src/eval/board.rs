@@ -6,6 +6,13 @@
 //! empty cells of each threat class and the sum of cell scores. It also keeps, per cell, the
 //! number of stones within Chebyshev distance 2 (the move-candidate area).
 //!
+//! Update scheme: [`EvalBoard::make`] walks the stone's four lines (its own keys say which
+//! neighbours are empty, stones or wall), flips the stone into each neighbour's key, and
+//! for an empty neighbour whose table entry changed logs the cell's old state and updates
+//! its patterns, threat bytes and score by a delta. [`EvalBoard::undo`] flips the keys
+//! back and restores the logged cells and the saved counts and sums; a stone placed before
+//! the state was built has no log and is undone by recomputing the cells it touched.
+//!
 //! Invariants (checked against a from-scratch rebuild by [`EvalBoard::check_consistency`]
 //! in tests): after any sequence of [`EvalBoard::make`] and [`EvalBoard::undo`], every field
 //! equals what [`EvalBoard::new`] computes for the same stones; stone cells carry no threat
@@ -441,7 +448,7 @@ impl EvalBoard {
 
     /// The table entry of the empty cell `q` along direction `DI` changes from `old` to
     /// `new`: logs the cell's state, then updates its line state, threat bytes and scores
-    /// for the colours whose pattern changed.
+    /// for the colours whose pattern changed (the counts only if the class changed).
     #[inline(always)]
     fn change<const DI: usize>(&mut self, q: usize, old: u8, new: u8) {
         self.log.push(self.cells[q]);
