@@ -6,16 +6,25 @@
 //! empty cells of each threat class and the sum of cell scores. It also keeps, per cell, the
 //! number of stones within Chebyshev distance 2 (the move-candidate area).
 //!
+//! Update scheme: [`EvalBoard::make`] walks the stone's four lines (its own keys say which
+//! neighbours are empty, stones or wall), flips the stone into each neighbour's key, and
+//! for an empty neighbour whose table entry changed logs the cell's old state and updates
+//! its patterns, threat bytes and score by a delta. [`EvalBoard::undo`] flips the keys
+//! back and restores the logged cells and the saved counts and sums; a stone placed before
+//! the state was built has no log and is undone by recomputing the cells it touched.
+//!
 //! Invariants (checked against a from-scratch rebuild by [`EvalBoard::check_consistency`]
 //! in tests): after any sequence of [`EvalBoard::make`] and [`EvalBoard::undo`], every field
 //! equals what [`EvalBoard::new`] computes for the same stones; stone cells carry no threat
 //! and are not counted.
 
 use super::weights::Weights;
-use crate::rules::pattern::{shift_of, CellThreat, LinePattern, MAYBE_FOUL, THREAT_MASK, WALL};
+use crate::rules::pattern::{
+    shift_of, CellThreat, LinePattern, EMPTY, MAYBE_FOUL, THREAT_MASK, WALL,
+};
 use crate::rules::tables::{self, color_code, PatternTable};
 use crate::rules::{self, Board, Cell};
-use crate::types::{Color, Pos, Rule, CELLS, DIRECTIONS, STRIDE};
+use crate::types::{Color, Pos, Rule, CELLS, DIRECTIONS, PAD, STRIDE};
 
 /// A board with incremental pattern, threat and score state.
 #[derive(Clone)]
@@ -24,17 +33,59 @@ pub struct EvalBoard {
     rule: Rule,
     table: &'static PatternTable,
     weights: Weights,
-    keys: Vec<[u32; 4]>,
-    pats: Vec<[[u8; 4]; 2]>,
-    threat: Vec<[u8; 2]>,
-    value: Vec<[i32; 2]>,
-    near: Vec<u8>,
+    keys: Box<[[u32; 4]; CELLS]>,
+    cells: Box<[CellState; CELLS]>,
+    near: Box<[u8; CELLS]>,
     counts: [[u16; 32]; 2],
     value_sum: [i32; 2],
     playable: Vec<Pos>,
     /// Per stone placed since the start (and one for the start), the rectangle
     /// `[x0, y0, x1, y1]` (inclusive) of points within distance 2 of a stone.
     area: Vec<[u8; 4]>,
+    /// Per stone placed by [`EvalBoard::make`], what its [`EvalBoard::undo`] restores.
+    frames: Vec<Frame>,
+    /// The empty cells whose patterns a `make` changed, as they were before it (the frames
+    /// split it into plies).
+    log: Vec<CellState>,
+}
+
+/// The state of one cell. For an empty cell: per direction the table entry (black's
+/// pattern in the low nibble, white's in the high one), and per colour the combination key
+/// of its four patterns, the sum of their line scores, its threat byte and its score. A
+/// stone cell keeps threat and score 0 (and stale line fields). One cell is 32 bytes, so a
+/// change touches one half cache line and its log entry is a plain copy.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[repr(align(32))]
+struct CellState {
+    entry: [u8; 4],
+    combo: [u16; 2],
+    score: [i32; 2],
+    value: [i32; 2],
+    threat: [u8; 2],
+    /// The cell's own index, so that a logged copy says where it goes back.
+    index: u16,
+}
+
+/// What `undo` needs to take back one `make`: the counts and sums before it, the state of
+/// the stone's cell, and where its changes start in the log.
+#[derive(Clone)]
+struct Frame {
+    log_len: usize,
+    counts: [[u16; 32]; 2],
+    value_sum: [i32; 2],
+    threat: [u8; 2],
+    value: [i32; 2],
+}
+
+/// Farthest index distance a line update reaches from the stone (5 cells diagonally).
+const REACH: usize = PAD * (STRIDE + 1);
+
+/// A boxed per-cell array filled with `v`.
+fn per_cell<T: Copy>(v: T) -> Box<[T; CELLS]> {
+    vec![v; CELLS]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("CELLS entries"))
 }
 
 impl EvalBoard {
@@ -50,16 +101,19 @@ impl EvalBoard {
             rule,
             table: tables::table(rule),
             weights,
-            keys: vec![[0; 4]; CELLS],
-            pats: vec![[[0; 4]; 2]; CELLS],
-            threat: vec![[0; 2]; CELLS],
-            value: vec![[0; 2]; CELLS],
-            near: vec![0; CELLS],
+            keys: per_cell([0; 4]),
+            cells: per_cell(CellState::default()),
+            near: per_cell(0),
             counts: [[0; 32]; 2],
             value_sum: [0; 2],
             playable: board.points().collect(),
             area: Vec::with_capacity(board.width() * board.height() + 1),
+            frames: Vec::with_capacity(board.width() * board.height()),
+            log: Vec::new(),
         };
+        for (i, cell) in eb.cells.iter_mut().enumerate() {
+            cell.index = i as u16;
+        }
         let mut rect = [u8::MAX, u8::MAX, 0, 0];
         for p in board.points().filter(|&p| !board.is_empty(p)) {
             rect = eb.grow(rect, p);
@@ -82,10 +136,7 @@ impl EvalBoard {
             if let Cell::Stone(_) = board.cell(p) {
                 eb.add_near(p, 1);
             } else {
-                for di in 0..4 {
-                    eb.load_patterns(p, di);
-                }
-                eb.recombine(p, false);
+                eb.rebuild_cell(p.index(), false);
             }
         }
         eb
@@ -141,32 +192,33 @@ impl EvalBoard {
     /// ([`CellThreat::None`] on stones).
     #[inline]
     pub fn threat(&self, p: Pos, color: Color) -> CellThreat {
-        CellThreat::from_u8(self.threat[p.index()][color.index()])
+        CellThreat::from_u8(self.cells[p.index()].threat[color.index()])
     }
 
     /// The raw threat byte (class plus [`MAYBE_FOUL`]) of `color` at `p`.
     #[inline]
     pub fn threat_byte(&self, p: Pos, color: Color) -> u8 {
-        self.threat[p.index()][color.index()]
+        self.cells[p.index()].threat[color.index()]
     }
 
     /// Both colours' threat classes at `p`, `[black, white]`.
     #[inline]
     pub fn threats(&self, p: Pos) -> [CellThreat; 2] {
-        let t = self.threat[p.index()];
+        let t = self.cells[p.index()].threat;
         [CellThreat::from_u8(t[0]), CellThreat::from_u8(t[1])]
     }
 
     /// The pattern `color` would make at `p` along direction `dir` (0..4).
     #[inline]
     pub fn pattern(&self, p: Pos, color: Color, dir: usize) -> LinePattern {
-        LinePattern::from_u8(self.pats[p.index()][color.index()][dir])
+        let entry = self.cells[p.index()].entry[dir & 3];
+        LinePattern::from_u8((entry >> (4 * (color.index() & 1))) & 15)
     }
 
     /// The score of the empty cell `p` for `color`.
     #[inline]
     pub fn cell_value(&self, p: Pos, color: Color) -> i32 {
-        self.value[p.index()][color.index()]
+        self.cells[p.index()].value[color.index()]
     }
 
     /// Number of empty cells where `color` has exactly threat class `t`. O(1).
@@ -196,7 +248,7 @@ impl EvalBoard {
         if self.rule != Rule::Renju {
             return false;
         }
-        let t = self.threat[p.index()][Color::Black.index()];
+        let t = self.cells[p.index()].threat[Color::Black.index()];
         if t & THREAT_MASK == CellThreat::Forbidden as u8 {
             return true;
         }
@@ -220,15 +272,28 @@ impl EvalBoard {
     /// Places a stone for the side to move at the empty point `p`.
     pub fn make(&mut self, p: Pos) {
         let color = self.board.side_to_move();
+        let i = p.index();
+        self.frames.push(Frame {
+            log_len: self.log.len(),
+            counts: self.counts,
+            value_sum: self.value_sum,
+            threat: self.cells[i].threat,
+            value: self.cells[i].value,
+        });
         for c in 0..2 {
-            let t = self.threat[p.index()][c] & THREAT_MASK;
+            let t = self.cells[i].threat[c] & THREAT_MASK;
             self.counts[c][t as usize] -= 1;
-            self.value_sum[c] -= self.value[p.index()][c];
-            self.threat[p.index()][c] = 0;
-            self.value[p.index()][c] = 0;
+            self.value_sum[c] -= self.cells[i].value[c];
         }
+        self.cells[i].threat = [0; 2];
+        self.cells[i].value = [0; 2];
         self.board.make(p);
-        self.update_lines(p, color_code(color));
+        self.log.reserve(4 * 2 * 5);
+        let code = color_code(color);
+        self.make_dir::<0>(i, code);
+        self.make_dir::<1>(i, code);
+        self.make_dir::<2>(i, code);
+        self.make_dir::<3>(i, code);
         self.add_near(p, 1);
         let rect = self.grow(*self.area.last().expect("area of the start"), p);
         self.area.push(rect);
@@ -237,6 +302,29 @@ impl EvalBoard {
     /// Takes back the last stone.
     pub fn undo(&mut self) {
         let (p, color) = self.board.undo().expect("undo with an empty history");
+        let Some(frame) = self.frames.pop() else {
+            return self.undo_rebuild(p, color);
+        };
+        self.area.pop();
+        let (i, code) = (p.index(), color_code(color));
+        self.flip_dir::<0>(i, code);
+        self.flip_dir::<1>(i, code);
+        self.flip_dir::<2>(i, code);
+        self.flip_dir::<3>(i, code);
+        for old in &self.log[frame.log_len..] {
+            self.cells[usize::from(old.index)] = *old;
+        }
+        self.log.truncate(frame.log_len);
+        self.cells[i].threat = frame.threat;
+        self.cells[i].value = frame.value;
+        self.counts = frame.counts;
+        self.value_sum = frame.value_sum;
+        self.add_near(p, -1);
+    }
+
+    /// Takes back the stone `p` of `color`, placed before this state was built (so not in
+    /// the frames), by recomputing what it touched.
+    fn undo_rebuild(&mut self, p: Pos, color: Color) {
         if self.area.len() > 1 {
             self.area.pop();
         } else {
@@ -247,16 +335,7 @@ impl EvalBoard {
             }
             self.area[0] = rect;
         }
-        self.update_lines(p, color_code(color));
-        self.add_near(p, -1);
-        for di in 0..4 {
-            self.load_patterns(p, di);
-        }
-        self.recombine(p, false);
-    }
-
-    /// Flips the cell `p` in the keys of the 40 cells around it and refreshes the empty ones.
-    fn update_lines(&mut self, p: Pos, code: u32) {
+        let code = color_code(color);
         for (di, &d) in DIRECTIONS.iter().enumerate() {
             for sign in [-1isize, 1] {
                 for k in 1..=5isize {
@@ -266,64 +345,191 @@ impl EvalBoard {
                         break;
                     }
                     self.keys[q.index()][di] ^= code << shift_of(-sign * k);
-                    if cell == Cell::Empty {
-                        let changed = self.load_patterns(q, di);
-                        if changed[0] {
-                            self.recombine_color(q, Color::Black, true);
-                        }
-                        if changed[1] {
-                            self.recombine_color(q, Color::White, true);
-                        }
+                    if cell == Cell::Empty
+                        && self.table.get_byte(self.keys[q.index()][di])
+                            != self.cells[q.index()].entry[di]
+                    {
+                        self.rebuild_cell(q.index(), true);
                     }
                 }
             }
         }
+        self.add_near(p, -1);
+        self.rebuild_cell(p.index(), false);
     }
 
-    /// Reads the patterns of `q` along direction `di` from its key; says per colour whether
-    /// they changed.
-    #[inline]
-    fn load_patterns(&mut self, q: Pos, di: usize) -> [bool; 2] {
-        let e = self.table.get(self.keys[q.index()][di]);
-        let cell = &mut self.pats[q.index()];
-        let changed = [cell[0][di] != e[0], cell[1][di] != e[1]];
-        cell[0][di] = e[0];
-        cell[1][di] = e[1];
-        changed
-    }
-
-    /// Recomputes the threat bytes and scores of the empty cell `q` from its patterns;
-    /// `counted` says whether its old threats are in the counts.
-    #[inline]
-    fn recombine(&mut self, q: Pos, counted: bool) {
-        self.recombine_color(q, Color::Black, counted);
-        self.recombine_color(q, Color::White, counted);
-    }
-
-    /// [`EvalBoard::recombine`] for one colour.
-    #[inline]
-    fn recombine_color(&mut self, q: Pos, color: Color, counted: bool) {
-        let (i, c) = (q.index(), color.index());
-        let pats = self.pats[i][c];
-        let t = self.table.combine(pats, color);
-        if counted {
-            self.counts[c][(self.threat[i][c] & THREAT_MASK) as usize] -= 1;
-            self.value_sum[c] -= self.value[i][c];
+    /// Recomputes the line state, threat bytes and scores of the empty cell `q` from its
+    /// keys; `counted` says whether its old threats are in the counts.
+    fn rebuild_cell(&mut self, q: usize, counted: bool) {
+        let cell = &mut self.cells[q];
+        for di in 0..4 {
+            cell.entry[di] = self.table.get_byte(self.keys[q][di]);
         }
-        let v = self.weights.cell(pats, t);
-        self.threat[i][c] = t;
-        self.value[i][c] = v;
-        self.counts[c][(t & THREAT_MASK) as usize] += 1;
+        for c in 0..2 {
+            let pats = cell.entry.map(|e| (e >> (4 * c)) & 15);
+            cell.combo[c] = tables::combine_key(pats) as u16;
+            cell.score[c] = pats.iter().map(|&p| self.weights.line[p as usize]).sum();
+        }
+        for c in 0..2 {
+            if counted {
+                let cell = &self.cells[q];
+                self.counts[c][(cell.threat[c] & THREAT_MASK) as usize] -= 1;
+                self.value_sum[c] -= cell.value[c];
+            }
+            self.set_threat(q, c);
+        }
+    }
+
+    /// Sets the threat byte and score of colour index `c` at the empty cell `q` from its
+    /// line state and adds them to the counts and sums.
+    #[inline(always)]
+    fn set_threat(&mut self, q: usize, c: usize) {
+        let cell = &mut self.cells[q];
+        let t = self.table.combine_keyed(usize::from(cell.combo[c]), c);
+        let class = (t & THREAT_MASK) as usize;
+        // As `Weights::cell`: the line scores plus the threat bonus, nothing for a foul.
+        let v = if class == CellThreat::Forbidden as usize {
+            0
+        } else {
+            cell.score[c] + self.weights.threat[class]
+        };
+        cell.threat[c] = t;
+        cell.value[c] = v;
+        self.counts[c][class] += 1;
         self.value_sum[c] += v;
     }
 
-    fn add_near(&mut self, p: Pos, delta: i8) {
-        let s = STRIDE as isize;
-        for dy in -2..=2isize {
-            for dx in -2..=2isize {
-                let i = (p.index() as isize + dy * s + dx) as usize;
-                self.near[i] = self.near[i].wrapping_add_signed(delta);
+    /// `make`'s update along direction `DI`: flips the new stone at index `i` (of key code
+    /// `code`) in the keys of the cells up to the first wall either side, and refreshes the
+    /// empty ones. The cells' contents come from the stone's own key, which holds its ten
+    /// neighbours along the line.
+    #[inline(always)]
+    fn make_dir<const DI: usize>(&mut self, i: usize, code: u32) {
+        assert!((REACH..CELLS - REACH).contains(&i), "stone off the board");
+        let (base, key) = (i - REACH, self.keys[i][DI]);
+        let _ = self.make_step::<DI, -1>(base, key, code)
+            && self.make_step::<DI, -2>(base, key, code)
+            && self.make_step::<DI, -3>(base, key, code)
+            && self.make_step::<DI, -4>(base, key, code)
+            && self.make_step::<DI, -5>(base, key, code);
+        let _ = self.make_step::<DI, 1>(base, key, code)
+            && self.make_step::<DI, 2>(base, key, code)
+            && self.make_step::<DI, 3>(base, key, code)
+            && self.make_step::<DI, 4>(base, key, code)
+            && self.make_step::<DI, 5>(base, key, code);
+    }
+
+    /// One cell of [`EvalBoard::make_dir`], `OFF` steps from the stone; `base` is the
+    /// stone's index minus [`REACH`], `key` its key along `DI`. False at a wall (the walk
+    /// along this side stops).
+    #[inline(always)]
+    fn make_step<const DI: usize, const OFF: isize>(
+        &mut self,
+        base: usize,
+        key: u32,
+        code: u32,
+    ) -> bool {
+        let cell = (key >> shift_of(OFF)) & 3;
+        if cell == u32::from(WALL) {
+            return false;
+        }
+        let q = base + (REACH as isize + DIRECTIONS[DI] * OFF) as usize;
+        let new_key = self.keys[q][DI] ^ (code << shift_of(-OFF));
+        self.keys[q][DI] = new_key;
+        if cell == u32::from(EMPTY) {
+            let entry = self.table.get_byte(new_key);
+            let old = self.cells[q].entry[DI];
+            if entry != old {
+                self.change::<DI>(q, old, entry);
             }
+        }
+        true
+    }
+
+    /// The table entry of the empty cell `q` along direction `DI` changes from `old` to
+    /// `new`: logs the cell's state, then updates its line state, threat bytes and scores
+    /// for the colours whose pattern changed (the counts only if the class changed).
+    #[inline(always)]
+    fn change<const DI: usize>(&mut self, q: usize, old: u8, new: u8) {
+        self.log.push(self.cells[q]);
+        self.cells[q].entry[DI] = new;
+        for c in 0..2 {
+            let (o, n) = ((old >> (4 * c)) & 15, (new >> (4 * c)) & 15);
+            if o == n {
+                continue;
+            }
+            let cell = &mut self.cells[q];
+            let weight = tables::COMBINE_WEIGHTS[DI] as u16;
+            cell.combo[c] = cell.combo[c]
+                .wrapping_add(u16::from(n).wrapping_mul(weight))
+                .wrapping_sub(u16::from(o).wrapping_mul(weight));
+            cell.score[c] += self.weights.line[n as usize] - self.weights.line[o as usize];
+            let t = self.table.combine_keyed(usize::from(cell.combo[c]), c);
+            let (class, old_class) = ((t & THREAT_MASK) as usize, cell.threat[c] & THREAT_MASK);
+            // As `Weights::cell` (see `set_threat`).
+            let v = if class == CellThreat::Forbidden as usize {
+                0
+            } else {
+                cell.score[c] + self.weights.threat[class]
+            };
+            // Most changes are far from the stone and keep the class.
+            if class != usize::from(old_class) {
+                self.counts[c][usize::from(old_class)] -= 1;
+                self.counts[c][class] += 1;
+            }
+            self.value_sum[c] += v - cell.value[c];
+            cell.threat[c] = t;
+            cell.value[c] = v;
+        }
+    }
+
+    /// `undo`'s update along direction `DI`: flips the stone at index `i` (of key code
+    /// `code`) in the keys along the line.
+    #[inline(always)]
+    fn flip_dir<const DI: usize>(&mut self, i: usize, code: u32) {
+        assert!((REACH..CELLS - REACH).contains(&i), "stone off the board");
+        let (base, key) = (i - REACH, self.keys[i][DI]);
+        let _ = self.flip_step::<DI, -1>(base, key, code)
+            && self.flip_step::<DI, -2>(base, key, code)
+            && self.flip_step::<DI, -3>(base, key, code)
+            && self.flip_step::<DI, -4>(base, key, code)
+            && self.flip_step::<DI, -5>(base, key, code);
+        let _ = self.flip_step::<DI, 1>(base, key, code)
+            && self.flip_step::<DI, 2>(base, key, code)
+            && self.flip_step::<DI, 3>(base, key, code)
+            && self.flip_step::<DI, 4>(base, key, code)
+            && self.flip_step::<DI, 5>(base, key, code);
+    }
+
+    /// One cell of [`EvalBoard::flip_dir`] (as [`EvalBoard::make_step`]).
+    #[inline(always)]
+    fn flip_step<const DI: usize, const OFF: isize>(
+        &mut self,
+        base: usize,
+        key: u32,
+        code: u32,
+    ) -> bool {
+        if (key >> shift_of(OFF)) & 3 == u32::from(WALL) {
+            return false;
+        }
+        let q = base + (REACH as isize + DIRECTIONS[DI] * OFF) as usize;
+        self.keys[q][DI] ^= code << shift_of(-OFF);
+        true
+    }
+
+    /// Adds `delta` (1 or -1) to the near count of the 5x5 cells around `p`, a row of five
+    /// counts at a time as one little-endian word. No count carries into the next: a count
+    /// is at most 25, and a stone taken back was counted in every cell around it.
+    fn add_near(&mut self, p: Pos, delta: i8) {
+        debug_assert!(delta == 1 || delta == -1);
+        const ROW: u64 = 0x01_01_01_01_01;
+        let add = ROW.wrapping_mul(i64::from(delta) as u64);
+        for dy in -2..=2isize {
+            let start = (p.index() as isize + dy * STRIDE as isize - 2) as usize;
+            let cells: &mut [u8; 8] = (&mut self.near[start..start + 8])
+                .try_into()
+                .expect("eight cells");
+            *cells = u64::from_le_bytes(*cells).wrapping_add(add).to_le_bytes();
         }
     }
 
@@ -340,13 +546,17 @@ impl EvalBoard {
                 return Err(format!("near differs at {p:?}"));
             }
             if self.board.is_empty(p) {
-                if self.pats[i] != fresh.pats[i] {
+                let (a, b) = (&self.cells[i], &fresh.cells[i]);
+                if (a.entry, a.combo, a.score) != (b.entry, b.combo, b.score) {
                     return Err(format!("patterns differ at {p:?}"));
                 }
-                if self.threat[i] != fresh.threat[i] || self.value[i] != fresh.value[i] {
+                if a.threat != b.threat || a.value != b.value {
                     return Err(format!("threat or value differ at {p:?}"));
                 }
-            } else if self.threat[i] != [0, 0] || self.value[i] != [0, 0] {
+                if a.index != b.index {
+                    return Err(format!("cell index differs at {p:?}"));
+                }
+            } else if self.cells[i].threat != [0, 0] || self.cells[i].value != [0, 0] {
                 return Err(format!("stone cell {p:?} carries a threat"));
             }
         }

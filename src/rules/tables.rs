@@ -22,7 +22,9 @@ pub const KEYS: usize = 1 << 20;
 pub struct PatternTable {
     /// Black's pattern in the low nibble, white's in the high nibble (1 MB per rule).
     entries: Box<[u8; KEYS]>,
-    combine: [Box<[u8; COMBINE_KEYS]>; 2],
+    /// Per colour, the threat byte per combination key, padded with zeros to
+    /// [`COMBINE_SLOTS`] so that a masked index needs no bounds check.
+    combine: [Box<[u8; COMBINE_SLOTS]>; 2],
 }
 
 impl PatternTable {
@@ -31,6 +33,13 @@ impl PatternTable {
     pub fn get(&self, key: u32) -> [u8; 2] {
         let e = self.entries[key as usize & (KEYS - 1)];
         [e & 15, e >> 4]
+    }
+
+    /// The raw entry of an absolute key: black's pattern code in the low nibble, white's in
+    /// the high nibble.
+    #[inline]
+    pub fn get_byte(&self, key: u32) -> u8 {
+        self.entries[key as usize & (KEYS - 1)]
     }
 
     /// The pattern a stone of `color` makes for an absolute key.
@@ -43,7 +52,14 @@ impl PatternTable {
     /// codes of a cell (see [`combine_key`]).
     #[inline]
     pub fn combine(&self, pats: [u8; 4], color: Color) -> u8 {
-        self.combine[color.index() & 1][combine_key(pats) % COMBINE_KEYS]
+        self.combine_keyed(combine_key(pats), color.index())
+    }
+
+    /// [`PatternTable::combine`] from the combination key (see [`combine_key`]) and the
+    /// colour index (0 black, 1 white).
+    #[inline]
+    pub fn combine_keyed(&self, key: usize, color: usize) -> u8 {
+        self.combine[color & 1][key & (COMBINE_SLOTS - 1)]
     }
 
     fn build(rule: Rule) -> PatternTable {
@@ -67,8 +83,11 @@ impl PatternTable {
         });
         let renju = rule == Rule::Renju;
         let combine = [renju, false].map(|renju_black| {
-            (0..COMBINE_KEYS)
+            (0..COMBINE_SLOTS)
                 .map(|key| {
+                    if key >= COMBINE_KEYS {
+                        return 0;
+                    }
                     let pats =
                         [1, 12, 144, 1728].map(|d| LinePattern::from_u8((key / d % 12) as u8));
                     pattern::combine(pats, renju_black)
@@ -76,7 +95,7 @@ impl PatternTable {
                 .collect::<Vec<u8>>()
                 .into_boxed_slice()
                 .try_into()
-                .expect("COMBINE_KEYS entries")
+                .expect("COMBINE_SLOTS entries")
         });
         PatternTable { entries, combine }
     }
@@ -84,6 +103,13 @@ impl PatternTable {
 
 /// Number of combination keys: four patterns of 12 values each.
 pub const COMBINE_KEYS: usize = 12 * 12 * 12 * 12;
+
+/// Size of the padded combination tables: a power of two above every key of four codes
+/// of up to 15 (`15 * (1 + 12 + 144 + 1728)`), so masking a key never changes it.
+pub const COMBINE_SLOTS: usize = 1 << 15;
+
+/// The weight of direction `d`'s pattern in a combination key.
+pub const COMBINE_WEIGHTS: [usize; 4] = [1, 12, 144, 1728];
 
 /// The combination key of four pattern codes (base 12, direction 0 lowest).
 #[inline]
@@ -204,6 +230,8 @@ pub const fn color_code(color: Color) -> u32 {
 
 /// Guard: the combination key holds 12 pattern values, the threat byte 31 classes.
 const _: () = assert!(LinePattern::Five as usize == 11 && CellThreat::COUNT <= 31);
+/// Guard: every key of four nibble-sized codes fits the padded combination table.
+const _: () = assert!(15 * (1 + 12 + 144 + 1728) < COMBINE_SLOTS && COMBINE_KEYS <= COMBINE_SLOTS);
 
 #[cfg(test)]
 mod tests {
