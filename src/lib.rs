@@ -6,6 +6,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 #![warn(missing_docs)]
 
+pub mod analyze;
 pub mod arena;
 pub mod bench;
 pub mod engine;
