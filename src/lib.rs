@@ -16,5 +16,6 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod solve;
+pub mod swap2;
 pub mod threat;
 pub mod types;
