@@ -17,7 +17,9 @@
 //!    budget (`--time-ms` or `--nodes`) is split evenly between these searches. The table is
 //!    cleared before each position, so a position's answer does not depend on the lines
 //!    before it; with `--nodes` and one thread the output (but for `ms`) is deterministic.
-//!    Fewer than `n` lines come out when fewer legal moves exist.
+//!    Fewer than `n` lines come out when fewer legal moves exist. A move the search plays
+//!    without searching (a single forced reply) is scored by a search of the position after
+//!    it (with the same share again), negated, and its depth counts that extra ply.
 //!
 //! Scores are from the side to move's view. The win rate is the logistic
 //! `1 / (1 + exp(-score / 200))` ([`WINRATE_SCALE`]); a mate score (a proven win or loss in
@@ -286,13 +288,18 @@ pub fn analyze_position(
         if pv.first() != Some(&best) {
             pv = vec![best];
         }
-        lines.push(Line {
+        let mut line = Line {
             mv: best,
             score,
             depth,
             nodes,
             pv,
-        });
+        };
+        if depth == 0 && mate_plies(score).is_none() {
+            // Chosen without search (a single forced reply): score the position after it.
+            judge_after(&mut line, searcher, board, rule, &limits, &stop);
+        }
+        lines.push(line);
     }
     if lines.is_empty() {
         return None;
@@ -309,6 +316,36 @@ pub fn analyze_position(
         vcf_black,
         vcf_white,
     })
+}
+
+/// Replaces the unsearched score of `line` (a move the search played without searching) by
+/// the negated score of a search of the position after it, and extends the variation.
+fn judge_after(
+    line: &mut Line,
+    searcher: &mut Searcher,
+    board: &Board,
+    rule: Rule,
+    limits: &Limits,
+    stop: &AtomicBool,
+) {
+    let me = board.side_to_move();
+    if rules::is_five(board, line.mv, me, rule) {
+        return;
+    }
+    let mut after = board.clone();
+    after.place(line.mv, me);
+    after.set_side_to_move(me.opponent());
+    let child_limits = Limits {
+        exclude: Vec::new(),
+        ..limits.clone()
+    };
+    if let Some(r) = searcher.think(&after, rule, &child_limits, stop, &mut |_| {}) {
+        line.score = -r.score;
+        line.depth = r.depth + 1;
+        line.nodes += r.nodes;
+        line.pv.truncate(1);
+        line.pv.extend(r.pv);
+    }
 }
 
 /// Analyses every position of `input` and writes one result line each to `output`, with

@@ -444,6 +444,19 @@ fn text_output_has_one_line_per_position_in_sections() {
 }
 
 #[test]
+fn a_single_forced_reply_is_scored_by_a_search_after_it() {
+    // Black's four h8-k8 is blocked at g8: white's only move is l8, which the search plays
+    // without searching; analyze must still search the position after it.
+    let text = "B h8 i8 j8 k8 h10 | W g8 a1 a2 a15 | white";
+    let out = analyze(&["--rule", "freestyle", "--nodes", "20000", "--json"], text);
+    let a = parse_json(&out[0]).unwrap();
+    check_analysis(text, Rule::Freestyle, &a, 1);
+    assert_eq!(a.get("best").str(), "l8", "{}", out[0]);
+    assert!(a.get("depth").num() >= 2.0, "{}", out[0]);
+    assert!(a.get("pv").arr().len() >= 2, "{}", out[0]);
+}
+
+#[test]
 fn malformed_lines_get_an_error_and_reading_goes_on() {
     let five = "B h8 i8 j8 k8 l8 | W a1 | white";
     let input = format!("h8h8\nzz9\nB h8 | W i9\nh16\n{five}\n\n# comment\nh8i9\n");
