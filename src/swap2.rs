@@ -9,8 +9,9 @@
 //!
 //! [`answer`] covers the three stages by the number of stones given:
 //! - **0 stones**: proposes three stones. A short search scores each of
-//!   [`OPENING_CANDIDATES`] (white to move) and the one closest to 0 is chosen (ties: list
-//!   order).
+//!   [`OPENING_CANDIDATES`] (white to move) with half the budget; the [`OPENING_FINALISTS`]
+//!   closest to 0 are searched again with the other half, and the one whose second score is
+//!   closest to 0 is chosen (ties: list order).
 //! - **3 stones**: one search with white to move gives `s` and white's best 4th stone. With
 //!   `s < -BALANCE_MARGIN` black is better: `SWAP`. With `s > BALANCE_MARGIN` white is better:
 //!   the 4th stone. In between the engine cannot tell the sides apart, so it hands the choice
@@ -25,7 +26,8 @@
 //! `limits.time`'s budget) and node limit (`limits.max_nodes`) are split between its searches;
 //! each search gets an even share of what is left, so the stage never runs past its limit by
 //! more than one search's overshoot. Setting `stop` ends the stage at once with the best answer
-//! found so far (stage 0: the first candidate not yet beaten; stage 3/5: from the searches
+//! found so far (stage 0: the best candidate of the first round so far, or the first one; stage
+//! 3/5: from the searches
 //! done, or the 4th / 6th stone nearest the centre if none finished).
 
 use crate::analyze::time_control_for;
@@ -97,22 +99,26 @@ impl std::error::Error for Swap2Error {}
 /// Within this score (white's view) the engine calls a position balanced.
 pub const BALANCE_MARGIN: i32 = 60;
 
+/// Openings searched again, deeper, in the second round of the empty-board proposal.
+pub const OPENING_FINALISTS: usize = 2;
+
 /// Black replies (5th stone) tried when handing the choice back after three stones.
 pub const FIFTH_STONE_CANDIDATES: usize = 3;
 
 /// The three-stone openings proposed on the empty board, as offsets `(dx, dy)` from the
-/// centre of white's stone and of black's second stone (black's first is the centre). Black's
-/// second stone stands 2 to 4 points away, where the engine finds the balanced openings (a
-/// close one is a clear black advantage to it); all fit on boards of 9 and more.
+/// centre of white's stone and of black's second stone (black's first is the centre). To the
+/// engine a close second black stone is a clear black advantage; these stand 4 or 5 points
+/// away, where its scores (white to move, about a second of search) lie on both sides of 0
+/// under freestyle, standard and renju. All fit on boards of 11 and more.
 pub const OPENING_CANDIDATES: [((i32, i32), (i32, i32)); 8] = [
-    ((0, 1), (4, 0)),
-    ((1, 1), (4, -3)),
     ((0, 1), (-3, -4)),
+    ((0, 1), (-4, -4)),
+    ((0, 1), (3, -4)),
+    ((1, 1), (5, 3)),
     ((1, 0), (0, 4)),
-    ((0, 1), (-4, 0)),
-    ((1, -1), (4, 1)),
-    ((1, 1), (-2, -2)),
-    ((0, -1), (2, -2)),
+    ((1, 1), (4, -3)),
+    ((1, 1), (-5, 0)),
+    ((0, 1), (4, 0)),
 ];
 
 /// Shares a stage's time and nodes between its searches.
@@ -311,9 +317,12 @@ fn propose_opening(stage: &mut Stage, board: &Board) -> Result<Swap2Answer, Swap
         }
         return Ok(Swap2Answer::Moves(points[..3].to_vec()));
     }
-    let mut best: Option<(i32, usize)> = None;
+    // Round 1: every candidate with half the stage's budget (as if `n` more searches of the
+    // same share followed); round 2: the closest few again with the other half, deeper.
+    let n = candidates.len();
+    let mut scores: Vec<(i32, usize)> = Vec::with_capacity(n);
     for (i, o) in candidates.iter().enumerate() {
-        let Some(j) = stage.judge(o, candidates.len() - i) else {
+        let Some(j) = stage.judge(o, 2 * n - i) else {
             break;
         };
         log::debug!(
@@ -321,12 +330,28 @@ fn propose_opening(stage: &mut Stage, board: &Board) -> Result<Swap2Answer, Swap
             crate::notation::format_moves(&stones_after(o, 0)),
             j.score
         );
-        if best.is_none_or(|(s, _)| j.score.abs() < s) {
-            best = Some((j.score.abs(), i));
-        }
+        scores.push((j.score.abs(), i));
     }
-    let chosen = best.map_or(0, |(_, i)| i);
-    Ok(Swap2Answer::Moves(stones_after(&candidates[chosen], 0)))
+    // Stable: equal scores keep the list order.
+    scores.sort_by_key(|&(s, _)| s);
+    scores.truncate(OPENING_FINALISTS);
+    let mut finals: Vec<(i32, usize)> = Vec::with_capacity(scores.len());
+    for (k, &(_, i)) in scores.iter().enumerate() {
+        let Some(j) = stage.judge(&candidates[i], scores.len() - k) else {
+            break;
+        };
+        log::debug!("swap2 opening {i} again: white scores {}", j.score);
+        finals.push((j.score.abs(), i));
+    }
+    let chosen = if finals.len() == scores.len() {
+        finals.iter().min_by_key(|&&(s, i)| (s, i)).map(|&(_, i)| i)
+    } else {
+        scores.first().map(|&(_, i)| i)
+    };
+    Ok(Swap2Answer::Moves(stones_after(
+        &candidates[chosen.unwrap_or(0)],
+        0,
+    )))
 }
 
 /// The legal point nearest the centre for the side to move (a fallback when no search ran).
@@ -421,7 +446,7 @@ mod tests {
 
     #[test]
     fn every_candidate_fits_on_small_boards() {
-        for size in [9, 15, 20] {
+        for size in [11, 15, 20] {
             let b = Board::square(size).unwrap();
             assert_eq!(opening_boards(&b).len(), OPENING_CANDIDATES.len(), "{size}");
         }

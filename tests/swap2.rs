@@ -111,7 +111,7 @@ fn white_score(stones: &[Pos], rule: Rule, turn_ms: i64) -> i32 {
 
 #[test]
 fn the_empty_board_gets_a_balanced_three_stone_proposal() {
-    for rule in [Rule::Freestyle, Rule::Renju] {
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
         let Swap2Answer::Moves(m) = ask("", rule, 2_400) else {
             panic!("no proposal");
         };
@@ -238,6 +238,25 @@ fn other_board_sizes_and_bad_input() {
         panic!("no proposal")
     };
     assert!(m.iter().all(|p| p.x() < 20 && p.y() < 20));
+    // A board too small for the candidate list still gets three distinct stones.
+    for size in [7, 9] {
+        let a = answer(
+            &mut searcher(),
+            size,
+            size,
+            &[],
+            Rule::Freestyle,
+            &timed(300),
+            &stop,
+        )
+        .unwrap();
+        let Swap2Answer::Moves(m) = a else {
+            panic!("no proposal")
+        };
+        assert_eq!(m.len(), 3);
+        assert!(m[0] != m[1] && m[1] != m[2] && m[0] != m[2]);
+        assert!(m.iter().all(|p| p.x() < size && p.y() < size));
+    }
     assert!(answer(
         &mut searcher(),
         15,
