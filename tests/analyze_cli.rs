@@ -396,6 +396,35 @@ fn json_output_parses_with_every_field_legal_and_distinct_best_moves() {
 }
 
 #[test]
+fn multipv_stops_when_every_legal_move_is_reported() {
+    // 5x5, no five anywhere, three empty points c5 d5 e5: five lines asked, three given.
+    let text = "B a1 b1 e1 c2 d2 a3 b3 e3 c4 d4 a5 b5 | W c1 d1 a2 b2 e2 c3 d3 a4 b4 e4 | white";
+    let out = analyze(
+        &[
+            "--rule",
+            "freestyle",
+            "--size",
+            "5",
+            "--nodes",
+            "2000",
+            "--multipv",
+            "5",
+            "--json",
+        ],
+        text,
+    );
+    let a = parse_json(&out[0]).unwrap_or_else(|e| panic!("{e}: {}", out[0]));
+    let mut moves: Vec<String> = a
+        .get("lines")
+        .arr()
+        .iter()
+        .map(|l| l.get("move").str().to_string())
+        .collect();
+    moves.sort();
+    assert_eq!(moves, ["c5", "d5", "e5"], "{}", out[0]);
+}
+
+#[test]
 fn node_limited_analysis_is_deterministic() {
     let input = "h8i9\nh8i9h10j7\n";
     let args = ["--rule", "standard", "--nodes", "20000", "--multipv", "2"];

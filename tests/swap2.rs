@@ -173,6 +173,37 @@ fn a_balanced_three_stone_position_gets_a_legal_answer_of_any_form() {
 }
 
 #[test]
+fn the_match_clock_limits_a_stage() {
+    // GomocupJudgeLocal limits SWAP2BOARD by time_left alone: 2 s left of a 180 s game.
+    let limits = Limits {
+        time: Some(TimeControl {
+            turn_ms: 30_000,
+            match_ms: 180_000,
+            time_left_ms: 2_000,
+        }),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    for moves in ["", "h8h9e4"] {
+        let stones = parse_moves(moves).unwrap();
+        let t = Instant::now();
+        let a = answer(
+            &mut searcher(),
+            15,
+            15,
+            &stones,
+            Rule::Freestyle,
+            &limits,
+            &stop,
+        )
+        .unwrap();
+        let used = t.elapsed();
+        assert!(used <= Duration::from_millis(2_000), "{moves}: {used:?}");
+        check_form(&stones, Rule::Freestyle, &a);
+    }
+}
+
+#[test]
 fn the_stop_flag_ends_a_stage_at_once() {
     let stop = AtomicBool::new(true);
     for moves in ["", "h8h9e4", "h8h9e4g9i10"] {
