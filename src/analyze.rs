@@ -34,8 +34,9 @@
 //! "nodes":51234,"ms":480,"pv":["h9","i10"],"lines":[{"move":"h9","score":35,"mate":null,
 //! "winrate":0.5437,"depth":9,"nodes":51234,"pv":["h9","i10"]},...],"forbidden":[{"point":
 //! "h7","kind":"33"}],"vcf":{"black":{"result":"none","nodes":12},"white":{"result":"win",
-//! "line":["g6","h7","g7"],"nodes":40}}}` (`lines[0]` is the best move again; `forbidden`
-//! is `[]` outside renju; `--` in a VCF line is a defender that cannot block).
+//! "line":["g6","h7","g7"],"nodes":40}}}` (`lines[0]` is the best move again; the top-level
+//! `nodes` is the sum over `lines`, the VCF checks count their own; `forbidden` is `[]`
+//! outside renju; `--` in a VCF line is a defender that cannot block).
 //! A line that cannot be read, a position that already holds a five and a full board give
 //! `error <why>` (json: `{"error":"..."}`), and the next line is read.
 //!

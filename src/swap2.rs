@@ -30,6 +30,18 @@
 //! 3/5: from the searches
 //! done, or the 4th / 6th stone nearest the centre if none finished).
 
+//!
+//! Wiring it to `SWAP2BOARD` (the protocol layer owns the text; the engine owns the searcher):
+//!
+//! ```text
+//! let limits = Limits { time: Some(TimeControl { turn_ms, match_ms, time_left_ms }),
+//!                       threads, max_nodes, max_depth, exclude: Vec::new() };
+//! match swap2::answer(&mut searcher, width, height, &stones, rule, &limits, &stop) {
+//!     Ok(a) => reply(a.protocol_text()),      // "SWAP", "7,7 8,7 9,9", "8,8" or "8,8 8,6"
+//!     Err(e) => reply(format!("ERROR {e}")),
+//! }
+//! ```
+
 use crate::analyze::time_control_for;
 use crate::rules::{self, Board};
 use crate::search::params::MATE_BOUND;
