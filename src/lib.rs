@@ -6,6 +6,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 #![warn(missing_docs)]
 
+pub mod analyze;
 pub mod arena;
 pub mod bench;
 pub mod engine;
@@ -15,5 +16,6 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod solve;
+pub mod swap2;
 pub mod threat;
 pub mod types;

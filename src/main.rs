@@ -32,6 +32,9 @@ enum Cmd {
     },
     /// Prove VCF (or VCT) wins for positions read from stdin, one a line.
     Solve(lianzhu::solve::SolveArgs),
+    /// Analyse positions read from stdin, one a line: best moves with scores, win rates and
+    /// lines, renju forbidden points and both sides' VCFs.
+    Analyze(lianzhu::analyze::AnalyzeArgs),
 }
 
 fn main() {
@@ -58,6 +61,16 @@ fn main() {
             let stdout = std::io::stdout();
             if let Err(e) = lianzhu::solve::run(&args, std::io::stdin().lock(), stdout.lock()) {
                 log::error!("solve: {e}");
+                std::process::exit(1);
+            }
+        }
+        Some(Cmd::Analyze(args)) => {
+            let stdout = std::io::stdout();
+            let threads = cli.threads.unwrap_or(1).max(1);
+            if let Err(e) =
+                lianzhu::analyze::run(&args, threads, std::io::stdin().lock(), stdout.lock())
+            {
+                log::error!("analyze: {e}");
                 std::process::exit(1);
             }
         }
