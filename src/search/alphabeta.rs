@@ -1,5 +1,6 @@
-//! The per-thread searcher: iterative deepening, aspiration windows and principal variation
-//! search over an [`EvalBoard`], laid out as `Step N.` blocks.
+//! The per-thread searcher: iterative deepening, aspiration windows, principal variation
+//! search over an [`EvalBoard`] with a quiescence search over fours at the horizon, laid out as
+//! `Step N.` blocks.
 //!
 //! Invariants: the board is restored exactly after every call (make/undo in stack order);
 //! scores are from the side to move's view, mate scores count plies from the root
@@ -14,7 +15,6 @@ use super::time::Clock;
 use super::tt::{Bound, Tt};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
-use crate::threat::vcf::{VcfLimits, VcfOutcome, VcfProver};
 use crate::types::{Pos, Rule};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -67,8 +67,6 @@ pub(crate) struct Worker<'a> {
     history: History,
     frames: Vec<Frame>,
     pub root_moves: Vec<RootMove>,
-    /// The VCF prover probed at the horizon.
-    vcf: VcfProver,
     /// Share of the optimum time this position deserves (below 1 when the root only has
     /// defences to choose from).
     pub time_scale: f64,
@@ -94,7 +92,6 @@ impl<'a> Worker<'a> {
                 })
                 .collect(),
             time_scale: 1.0,
-            vcf: VcfProver::new(),
         }
     }
 
@@ -251,23 +248,90 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The value of a node at the horizon: (if [`LEAF_VCF`]) a short VCF probe when the side
-    /// to move has at least [`LEAF_VCF_FOURS`] four points (a found line is a mate score of its length),
-    /// else the static evaluation. The caller has checked that the opponent has no five point.
+    /// The static evaluation at the horizon, clamped inside the mate range.
     #[inline]
-    fn leaf(&mut self, ply: usize) -> i32 {
+    fn leaf(&self) -> i32 {
+        self.eb.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// Quiescence over fours: the side to move may stand on the static evaluation or play a
+    /// four (at most `fours` more of its own), after which the opponent's block is forced; a
+    /// block that makes a four forces the attacker's block in turn. Mate scores come out of it
+    /// when the fours lead to a five, a live four or a four-three the opponent cannot meet.
+    /// Under caro (where a five can be stopped at either end) it is the static evaluation.
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, fours: u32) -> i32 {
+        self.count_node();
+        if self.shared.aborted() {
+            return 0;
+        }
         let me = self.eb.side_to_move();
-        if LEAF_VCF && self.eb.count_at_least(me, CellThreat::Block4) >= LEAF_VCF_FOURS {
-            let limits = VcfLimits {
-                max_nodes: LEAF_VCF_NODES,
-                max_fours: LEAF_VCF_MAX_FOURS,
+        let opp = me.opponent();
+        if self.eb.count(me, CellThreat::Five) > 0 {
+            return mate_in(ply + 1);
+        }
+        let caro = matches!(self.eb.rule(), Rule::Caro | Rule::CaroExact);
+        let opp_fives = self.eb.count(opp, CellThreat::Five);
+        if opp_fives > 0 && !caro {
+            // Step 1. The opponent threatens a five: block it (two fives cannot be blocked).
+            if opp_fives >= 2 || ply >= MAX_PLY {
+                return mated_in(ply + 2);
+            }
+            let Some(block) = self.eb.candidates().find(|&p| {
+                self.eb.board().is_empty(p) && self.eb.threat(p, opp) == CellThreat::Five
+            }) else {
+                return mated_in(ply + 2);
             };
-            let r = self.vcf.search(self.eb.board(), self.eb.rule(), me, limits);
-            if let VcfOutcome::Win(line) = r.outcome {
-                return mate_in(ply + line.len());
+            if !self.eb.is_legal(block) {
+                return mated_in(ply + 2);
+            }
+            self.eb.make(block);
+            let s = -self.quiescence(-beta, -alpha, ply + 1, fours);
+            self.eb.undo();
+            return s;
+        }
+        if opp_fives == 0 {
+            if movegen::has_winning_point(&self.eb, me) {
+                return mate_in(ply + 3);
+            }
+            if movegen::has_winning_threat(&self.eb, me) {
+                return mate_in(ply + 5);
             }
         }
-        self.eb.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        // Step 2. Stand pat.
+        let stand = self.leaf();
+        if stand >= beta
+            || fours == 0
+            || caro
+            || ply >= MAX_PLY
+            || self.eb.count_at_least(me, QS_MIN_THREAT) == 0
+        {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        // Step 3. Our fours, strongest first (four-threes before plain fours).
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        movegen::fours(&self.eb, me, &mut moves);
+        moves.retain(|m| m.threat >= QS_MIN_THREAT);
+        for m in moves.iter().copied() {
+            self.eb.make(m.pos);
+            let s = -self.quiescence(-beta, -alpha, ply + 1, fours - 1);
+            self.eb.undo();
+            if self.shared.aborted() {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.frames[ply].moves = moves;
+        best
     }
 
     fn search(
@@ -305,7 +369,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return self.leaf(ply);
+            return self.leaf();
         }
 
         // Step 2. Mate-distance pruning.
@@ -315,9 +379,10 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
-        // Step 3. Horizon: evaluate, unless a five threat forces the reply.
+        // Step 3. Horizon: the four-move quiescence search, unless a five threat forces the
+        // reply.
         if depth <= 0 && opp_fives == 0 {
-            return self.leaf(ply);
+            return self.quiescence(alpha, beta, ply, QS_FOURS);
         }
 
         // Step 4. Transposition table.

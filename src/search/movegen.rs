@@ -102,6 +102,29 @@ pub fn has_winning_threat(eb: &EvalBoard, color: Color) -> bool {
         && eb.count_at_least(color.opponent(), CellThreat::Block4) == 0
 }
 
+/// Fills `out` with the points where `me` makes a four (or better) and may play, strongest
+/// threat first (then by cell value, then [`Pos`]).
+pub fn fours(eb: &EvalBoard, me: Color, out: &mut Vec<ScoredMove>) {
+    out.clear();
+    let opp = me.opponent();
+    for p in eb.candidates() {
+        if !eb.board().is_empty(p) {
+            continue;
+        }
+        let mine = eb.threat(p, me);
+        if !mine.is_four_or_better() || mine == CellThreat::Forbidden || !allowed(eb, me, p) {
+            continue;
+        }
+        out.push(ScoredMove {
+            pos: p,
+            score: ATTACK[mine as usize] + eb.cell_value(p, me),
+            threat: mine,
+            blocks: eb.threat(p, opp),
+        });
+    }
+    out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
+}
+
 /// Fills `out` with the moves of the side to move, ordered best first, and says which kind
 /// of node this is.
 pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) -> NodeKind {

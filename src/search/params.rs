@@ -3,6 +3,8 @@
 //! Invariant: plain constants, no global mutable state; changing one is a functional change
 //! (new bench signature).
 
+use crate::rules::pattern::CellThreat;
+
 /// Score of a win on the board now; `MATE - n` is a win in `n` plies.
 pub const MATE: i32 = 30_000;
 /// Scores beyond this magnitude are mate scores.
@@ -32,16 +34,11 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 /// First move index (0-based) that may be reduced.
 pub const LMR_MIN_MOVE: usize = 3;
 
-/// Whether the horizon asks the VCF prover. Off: with it on the search lost a third of its
-/// speed and lost self-play (7 - 11 over 300 ms and 1 s games); kept as the hook for a
-/// cheaper probe.
-pub const LEAF_VCF: bool = false;
-/// Four points the side to move needs at the horizon before the VCF prover is asked.
-pub const LEAF_VCF_FOURS: u32 = 2;
-/// VCF-prover node limit at the horizon.
-pub const LEAF_VCF_NODES: u64 = 64;
-/// Longest VCF (attacker fours) looked for at the horizon.
-pub const LEAF_VCF_MAX_FOURS: u32 = 20;
+/// Most fours of the side to move in the quiescence search at the horizon (the VCF probe at
+/// the leaves: it replaced a call of the VCF prover there, which lost a third of the speed).
+pub const QS_FOURS: u32 = 4;
+/// The least threat class of a four the quiescence search plays (a four-three or better).
+pub const QS_MIN_THREAT: CellThreat = CellThreat::Block4Flex3;
 
 /// Nodes between time checks on the main thread.
 pub const TIME_CHECK_NODES: u64 = 256;
