@@ -366,7 +366,9 @@ impl Searcher {
         // Step 2. Root moves.
         let (roots, kind, eb) = self.root_moves(board, rule, limits, vcf_nodes, &empties);
         let first = *roots.first()?;
-        if roots.len() == 1 {
+        // A single root move needs no search, except in an analysis (some moves excluded),
+        // where its line should carry a real score.
+        if roots.len() == 1 && limits.exclude.is_empty() {
             return done(first, 0, 0);
         }
 
