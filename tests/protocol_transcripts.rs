@@ -414,7 +414,7 @@ fn info_is_silent_and_kept_across_start() {
         "INFO folder C:\\My AIs\\data dir",
         "INFO thread_num 2",
         "INFO hash_size 1024",
-        "INFO show_detail 3",
+        "INFO caution_factor 1",
         "INFO TIMEOUT_TURN 1000",
         "INFO",
     ] {
