@@ -224,8 +224,20 @@ fn occupied(stones: &[(i64, i64, u8)]) -> BTreeSet<(i64, i64)> {
 fn yixin(show_detail: u8, turn_ms: u32) -> Brain {
     let mut b = start();
     b.send(&format!("info show_detail {show_detail}"));
-    let reply = b.ask("yxshowinfo");
-    assert!(reply.starts_with("UNKNOWN "), "{reply}");
+    b.send("yxshowinfo");
+    assert!(b.line().starts_with("MESSAGE Lianzhu "));
+    let threads = b.line();
+    let n: usize = threads
+        .strip_prefix("MESSAGE INFO MAX_THREAD_NUM ")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{threads}"));
+    assert!(n >= 1);
+    let hash = b.line();
+    let log2: u32 = hash
+        .strip_prefix("MESSAGE INFO MAX_HASH_SIZE ")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{hash}"));
+    assert!((10..=40).contains(&log2));
     assert_eq!(b.ask("start 15"), "OK");
     for info in [
         format!("info timeout_turn {turn_ms}"),
@@ -369,6 +381,16 @@ fn yxnbest_is_capped_by_the_legal_moves() {
     assert!(recs.iter().all(|r| r.numpv == 5), "{recs:?}");
     assert_eq!(firsts, (0..5).map(|x| (x, 4)).collect(), "{recs:?}");
     assert_eq!(m.1, 4);
+    // A blocked point is one line less, and never a line.
+    send_points(&mut b, "yxblock", &[(2, 4)]);
+    send_block(&mut b, "yxboard", &stones);
+    b.send("yxnbest 9");
+    let (lines, m) = until_move(&b, false, true);
+    let recs = records(&lines);
+    let firsts: BTreeSet<(i64, i64)> = recs.iter().map(|r| r.bestline[0]).collect();
+    assert!(recs.iter().all(|r| r.numpv == 4), "{recs:?}");
+    assert_eq!(firsts, [0, 1, 3, 4].map(|x| (x, 4)).into_iter().collect());
+    assert!(m.1 == 4 && m != (2, 4));
 }
 
 #[test]

@@ -121,6 +121,8 @@ pub enum Command {
     YxSearchDefend,
     /// `YXHASHCLEAR`: clear the transposition table.
     YxHashClear,
+    /// `YXSHOWINFO`: Yixin-Board asks for the engine's name and limits.
+    YxShowInfo,
     /// `YXBLOCK` ... `DONE`: keep these points out of every following search.
     YxBlock(Vec<(i64, i64)>),
     /// `YXBLOCKUNDO` ... `DONE`: take these points out of the blocked set.
@@ -225,6 +227,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         }
         "YXSEARCHDEFEND" => no_args(args, "YXSEARCHDEFEND", Command::YxSearchDefend),
         "YXHASHCLEAR" => no_args(args, "YXHASHCLEAR", Command::YxHashClear),
+        "YXSHOWINFO" => Ok(Command::YxShowInfo),
         "YXBLOCK" => no_args(args, "YXBLOCK", Command::YxBlock(Vec::new())),
         "YXBLOCKUNDO" => no_args(args, "YXBLOCKUNDO", Command::YxBlockUndo(Vec::new())),
         "YXBLOCKRESET" => no_args(args, "YXBLOCKRESET", Command::YxBlockReset),
@@ -588,6 +591,7 @@ mod tests {
         assert!(parse("YXNBEST x").is_err());
         assert_eq!(parse("yxsearchdefend"), Ok(Command::YxSearchDefend));
         assert_eq!(parse("YxHashClear"), Ok(Command::YxHashClear));
+        assert_eq!(parse("yxshowinfo"), Ok(Command::YxShowInfo));
         assert_eq!(parse("yxblockreset"), Ok(Command::YxBlockReset));
         assert!(parse("YXHASHCLEAR now").is_err());
         assert_eq!(

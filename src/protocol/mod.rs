@@ -50,6 +50,12 @@ pub const REPORT_INTERVAL: Duration = Duration::from_millis(250);
 pub const END_GRACE: Duration = Duration::from_millis(100);
 /// How long after end of input the reader waits before it ends the process.
 pub const EOF_GRACE: Duration = Duration::from_millis(100);
+/// Most search threads we offer Yixin-Board (`YXSHOWINFO`).
+pub const GUI_MAX_THREADS: usize = 64;
+/// log2 of the largest hash size in KiB we offer Yixin-Board (`YXSHOWINFO`): 2^18 KiB =
+/// 256 MiB, what fits the default memory budget (`search::tt_bytes` caps `hash_size` at the
+/// budget minus the overhead unless `max_memory` allows more).
+pub const GUI_MAX_HASH_LOG2_KB: u32 = 18;
 /// Realtime root-move lines (`show_detail` bit 1) start at this depth...
 pub const REALTIME_MIN_DEPTH: u32 = 6;
 /// ... and this many milliseconds into the search (as Rapfi does, to keep the output small).
@@ -240,6 +246,10 @@ impl<W: Write> Session<W> {
             Command::YxSearchDefend => self
                 .engine_ready()
                 .map(|()| self.search_and_reply(Mode::Defend)),
+            Command::YxShowInfo => {
+                self.out.show_info(GUI_MAX_THREADS, GUI_MAX_HASH_LOG2_KB);
+                Ok(())
+            }
             Command::YxHashClear => {
                 self.engine.clear_hash();
                 self.out.message("hash table cleared");
@@ -437,9 +447,10 @@ impl<W: Write> Session<W> {
     /// `MESSAGE`, and (if asked) detail records and, for the first line, realtime lines.
     fn search_lines(&mut self, n: usize) -> Result<Pos, EngineError> {
         let (out, sig) = (&mut self.out, &self.sig);
+        let blocked = self.engine.blocked();
         let legal = self.engine.board().map_or(0, |b| {
             b.empty_points()
-                .filter(|&p| self.engine.is_legal_move(p))
+                .filter(|&p| self.engine.is_legal_move(p) && !blocked.contains(&p))
                 .count()
         });
         let count = n.clamp(1, legal.max(1));

@@ -219,6 +219,15 @@ impl<W: Write> Output<W> {
         ));
     }
 
+    /// The answer to `YXSHOWINFO`: `MESSAGE Lianzhu <version>`, `MESSAGE INFO MAX_THREAD_NUM
+    /// <n>` and `MESSAGE INFO MAX_HASH_SIZE <log2 of the largest hash in KiB>` (the two keys
+    /// Yixin-Board reads to size its settings dialog).
+    pub fn show_info(&mut self, max_threads: usize, max_hash_log2_kb: u32) {
+        self.message(&format!("Lianzhu {}", env!("CARGO_PKG_VERSION")));
+        self.message(&format!("INFO MAX_THREAD_NUM {max_threads}"));
+        self.message(&format!("INFO MAX_HASH_SIZE {max_hash_log2_kb}"));
+    }
+
     /// A realtime line `MESSAGE REALTIME ...` (raw protocol coordinates), only with
     /// [`SHOW_REALTIME`].
     pub fn realtime(&mut self, r: Realtime) {
