@@ -586,6 +586,12 @@ fn survives_random_input() {
         "YXSTOP",
         "YXSHOWFORBID",
         "SWAP2BOARD",
+        "YXBLOCK",
+        "yxblockundo",
+        "YXBLOCKRESET",
+        "YXHASHCLEAR",
+        "YXSHOWINFO",
+        "pondering",
         "rule",
         "timeout_turn",
         "0",
@@ -637,6 +643,7 @@ fn survives_random_input() {
     b.send("DONE");
     b.send("START 15");
     b.send("INFO rule 0");
+    b.send("YXBLOCKRESET");
     b.send("ABOUT");
     let mut seen = 0;
     loop {
