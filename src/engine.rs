@@ -8,7 +8,8 @@
 //! the fallback: [`Engine::choose`] wraps `think` so that the protocol's reply is always legal.
 
 use crate::rules::{self, tables, Board, BoardError};
-use crate::search::{self, time::TimeControl, Limits, Searcher};
+use crate::search::params::{MATE, MATE_BOUND};
+use crate::search::{self, time::TimeControl, Limits, Progress, RootReport, Searcher};
 use crate::types::{Color, Pos, Rule};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -40,6 +41,9 @@ pub struct Options {
     pub max_nodes: u64,
     /// Deepest iteration per search (`INFO max_depth`); 0 = none.
     pub max_depth: i32,
+    /// Think on the opponent's time after our move (`INFO pondering 1`); off by default, as
+    /// Gomocup suspends the process between moves and does not allow it.
+    pub pondering: bool,
 }
 
 impl Default for Options {
@@ -57,6 +61,7 @@ impl Default for Options {
             evaluate: None,
             max_nodes: 0,
             max_depth: 0,
+            pondering: false,
         }
     }
 }
@@ -108,6 +113,90 @@ pub struct ThinkReport {
     pub pv: Vec<Pos>,
 }
 
+/// One line of a multi-move analysis ([`Engine::think_nbest`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The root move of this line (legal for the side to move).
+    pub mv: Pos,
+    /// Its score from the side to move's view (see [`score_text`] and [`win_rate`]).
+    pub score: i32,
+    /// Deepest completed depth of its search (0 for a move chosen without search).
+    pub depth: i32,
+    /// Nodes of its search.
+    pub nodes: u64,
+    /// Milliseconds its search took.
+    pub time_ms: u64,
+    /// Principal variation, starting with `mv`.
+    pub pv: Vec<Pos>,
+}
+
+/// What [`Engine::think_nbest`] reports while it runs, each with the index of the line.
+#[derive(Clone, Copy, Debug)]
+pub enum ThinkEvent<'a> {
+    /// A completed iteration of the line's search (rate-limited by the search).
+    Iteration(&'a ThinkReport),
+    /// What the root search does with a root move (every root move of every iteration).
+    Root(&'a RootReport),
+    /// The line is finished.
+    Line(&'a Line),
+}
+
+/// Scale of the win-rate logistic: a score of `WINRATE_SCALE` is a win rate of about 73 %
+/// (1 / (1 + e^-1)); 0 is 50 %.
+pub const WINRATE_SCALE: f64 = 500.0;
+
+/// The mate distance of a score in plies: `Some(n)` for a win in n plies, `Some(-n)` for a
+/// loss in n plies, `None` for an ordinary score.
+pub fn mate_plies(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some(MATE - score)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score))
+    } else {
+        None
+    }
+}
+
+/// The side to move's chance of winning for a score: 1 for a found win, 0 for a found loss,
+/// else the logistic `1 / (1 + exp(-score / WINRATE_SCALE))`.
+pub fn win_rate(score: i32) -> f64 {
+    match mate_plies(score) {
+        Some(n) if n >= 0 => 1.0,
+        Some(_) => 0.0,
+        None => 1.0 / (1.0 + (-f64::from(score) / WINRATE_SCALE).exp()),
+    }
+}
+
+/// A score as text: `+M7` (we win in 7 plies), `-M4` (we lose in 4), else the number.
+pub fn score_text(score: i32) -> String {
+    match mate_plies(score) {
+        Some(n) if n >= 0 => format!("+M{n}"),
+        Some(n) => format!("-M{}", -n),
+        None => score.to_string(),
+    }
+}
+
+fn to_report(r: &search::Report) -> ThinkReport {
+    ThinkReport {
+        depth: r.depth,
+        score: r.score,
+        nodes: r.nodes,
+        time_ms: r.time_ms,
+        pv: r.pv.clone(),
+    }
+}
+
+fn to_line(r: &search::SearchResult) -> Line {
+    Line {
+        mv: r.best,
+        score: r.score,
+        depth: r.depth,
+        nodes: r.nodes,
+        time_ms: r.time_ms,
+        pv: r.pv.clone(),
+    }
+}
+
 /// The engine: one game, its options and the move chooser.
 pub struct Engine {
     board: Option<Board>,
@@ -115,6 +204,8 @@ pub struct Engine {
     pub options: Options,
     /// The search and its transposition table, created on first use.
     searcher: Option<Searcher>,
+    /// Root moves kept out of every search (Yixin-Board's `YXBLOCK`), in the order added.
+    blocked: Vec<Pos>,
 }
 
 impl Default for Engine {
@@ -130,13 +221,23 @@ impl Engine {
             board: None,
             options: Options::default(),
             searcher: None,
+            blocked: Vec::new(),
         }
     }
 
     /// Starts a new game on an empty `width` x `height` board. On error the previous game
-    /// (if any) stays as it was.
+    /// (if any) stays as it was. The blocked moves are kept unless the board size changes
+    /// (Yixin-Board sends `START` before every position it analyses).
     pub fn start(&mut self, width: usize, height: usize) -> Result<(), EngineError> {
-        self.board = Some(Board::new(width, height)?);
+        let board = Board::new(width, height)?;
+        let same_size = self
+            .board
+            .as_ref()
+            .is_some_and(|b| b.width() == width && b.height() == height);
+        if !same_size {
+            self.blocked.clear();
+        }
+        self.board = Some(board);
         self.prepare();
         Ok(())
     }
@@ -210,19 +311,9 @@ impl Engine {
         }
     }
 
-    /// Chooses a move for the side to move without playing it. `stop` may be set from another
-    /// thread to ask for the best move found so far; `report` receives progress.
-    pub fn think(
-        &mut self,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&ThinkReport),
-    ) -> Result<Pos, EngineError> {
-        let rule = self.options.rule;
-        let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
-        let bytes = search::tt_bytes(self.options.hash_kb, self.options.max_memory);
-        let searcher = self.searcher.get_or_insert_with(|| Searcher::new(bytes));
-        searcher.resize(bytes);
-        let limits = Limits {
+    /// The limits of one search from the options, with the blocked moves excluded.
+    fn limits(&self) -> Limits {
+        Limits {
             time: Some(TimeControl {
                 turn_ms: self.options.timeout_turn_ms,
                 match_ms: self.options.timeout_match_ms,
@@ -235,18 +326,149 @@ impl Engine {
             } else {
                 Limits::default().max_depth
             },
-            exclude: Vec::new(),
-        };
-        let result = searcher.think(b, rule, &limits, stop, &mut |r| {
-            report(&ThinkReport {
-                depth: r.depth,
-                score: r.score,
-                nodes: r.nodes,
-                time_ms: r.time_ms,
-                pv: r.pv.clone(),
-            })
-        });
+            exclude: self.blocked.clone(),
+        }
+    }
+
+    /// The searcher, sized for the current options.
+    fn searcher(&mut self) -> &mut Searcher {
+        let bytes = search::tt_bytes(self.options.hash_kb, self.options.max_memory);
+        let searcher = self.searcher.get_or_insert_with(|| Searcher::new(bytes));
+        searcher.resize(bytes);
+        searcher
+    }
+
+    /// Chooses a move for the side to move without playing it. `stop` may be set from another
+    /// thread to ask for the best move found so far; `report` receives progress.
+    pub fn think(
+        &mut self,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&ThinkReport),
+    ) -> Result<Pos, EngineError> {
+        let rule = self.options.rule;
+        let limits = self.limits();
+        let b = self.board.clone().ok_or(EngineError::NoGame)?;
+        let result = self
+            .searcher()
+            .think(&b, rule, &limits, stop, &mut |r| report(&to_report(r)));
         result.map(|r| r.best).ok_or(EngineError::NoMove)
+    }
+
+    /// The `n` best moves for the side to move, best first, without playing any: every line
+    /// has a different legal root move, none of them blocked (unless every legal move is),
+    /// and the first is the move [`Engine::think`] would choose. The options' time and node
+    /// limits are shared between the lines; `stop` ends the analysis after the current line
+    /// (at least one line comes back). `on` sees progress with the index of the line.
+    /// See [`Searcher::think_nbest`].
+    pub fn think_nbest(
+        &mut self,
+        n: usize,
+        stop: &AtomicBool,
+        on: &mut dyn FnMut(usize, ThinkEvent<'_>),
+    ) -> Result<Vec<Line>, EngineError> {
+        let rule = self.options.rule;
+        let limits = self.limits();
+        let b = self.board.clone().ok_or(EngineError::NoGame)?;
+        let results =
+            self.searcher()
+                .think_nbest(&b, rule, &limits, n, stop, &mut |i, p| match p {
+                    Progress::Iteration(r) => on(i, ThinkEvent::Iteration(&to_report(r))),
+                    Progress::Root(r) => on(i, ThinkEvent::Root(r)),
+                    Progress::Line(r) => on(i, ThinkEvent::Line(&to_line(r))),
+                });
+        let mut lines: Vec<Line> = results
+            .iter()
+            .map(to_line)
+            .filter(|l| self.is_legal_move(l.mv))
+            .collect();
+        if lines.len() < results.len() {
+            log::error!("think_nbest returned an illegal move; dropping it");
+        }
+        if lines.is_empty() {
+            let p = simple_move(&b, rule).ok_or(EngineError::NoMove)?;
+            lines.push(Line {
+                mv: p,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                time_ms: 0,
+                pv: vec![p],
+            });
+        }
+        Ok(lines)
+    }
+
+    /// How many lines a defence analysis (`YXSEARCHDEFEND`) reports: the number of root moves
+    /// the search would consider (only the answers to the opponent's threat when there is
+    /// one), at most [`search::DEFEND_MAX_LINES`], at least 1.
+    pub fn defence_count(&mut self) -> Result<usize, EngineError> {
+        let rule = self.options.rule;
+        let limits = self.limits();
+        let b = self.board.clone().ok_or(EngineError::NoGame)?;
+        let n = self.searcher().root_candidates(&b, rule, &limits).len();
+        Ok(n.clamp(1, search::DEFEND_MAX_LINES))
+    }
+
+    /// Thinks on the opponent's time: searches the current position (the opponent to move,
+    /// after our reply) without a time limit until `stop` is set or the search ends, keeping
+    /// only what the transposition table learns. Nothing is reported. Does nothing when no
+    /// game is started, the board is full or the last move made five.
+    pub fn ponder(&mut self, stop: &AtomicBool) {
+        let rule = self.options.rule;
+        let Some(b) = self.board.clone() else {
+            return;
+        };
+        if b.is_full() || self.last_move_won() {
+            return;
+        }
+        let limits = Limits {
+            time: None,
+            exclude: Vec::new(),
+            ..self.limits()
+        };
+        let _ = self.searcher().think(&b, rule, &limits, stop, &mut |_| {});
+    }
+
+    /// True if the last stone played completed a winning line under the current rule.
+    fn last_move_won(&self) -> bool {
+        let Some(b) = &self.board else {
+            return false;
+        };
+        let Some(last) = b.last_move() else {
+            return false;
+        };
+        let mut before = b.clone();
+        let mover = b.side_to_move().opponent();
+        before.undo().is_ok() && rules::is_five(&before, last, mover, self.options.rule)
+    }
+
+    /// Forgets everything the search has learnt (`YXHASHCLEAR`).
+    pub fn clear_hash(&mut self) {
+        self.searcher().clear();
+    }
+
+    /// The blocked moves, in the order added.
+    pub fn blocked(&self) -> &[Pos] {
+        &self.blocked
+    }
+
+    /// Adds `points` to the blocked moves (duplicates are ignored).
+    pub fn block(&mut self, points: &[Pos]) {
+        for &p in points {
+            if !self.blocked.contains(&p) {
+                self.blocked.push(p);
+            }
+        }
+    }
+
+    /// Removes `points` from the blocked moves (points not blocked are ignored).
+    pub fn unblock(&mut self, points: &[Pos]) {
+        self.blocked.retain(|p| !points.contains(p));
+    }
+
+    /// Clears the blocked moves.
+    pub fn reset_blocks(&mut self) {
+        self.blocked.clear();
     }
 
     /// Builds the pattern tables of the current rule and forgets the search's memory of the
@@ -355,4 +577,59 @@ fn makes_two_wins(scratch: &mut Board, p: Pos, color: Color, rule: Rule) -> bool
     }
     let _ = scratch.undo();
     wins.len() >= 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::params::{mate_in, mated_in};
+
+    #[test]
+    fn evaluation_text_and_win_rate() {
+        assert_eq!(score_text(35), "35");
+        assert_eq!(score_text(-120), "-120");
+        assert_eq!(score_text(mate_in(7)), "+M7");
+        assert_eq!(score_text(mated_in(4)), "-M4");
+        assert_eq!(mate_plies(mate_in(1)), Some(1));
+        assert_eq!(mate_plies(mated_in(2)), Some(-2));
+        assert_eq!(mate_plies(MATE_BOUND - 1), None);
+        assert_eq!(win_rate(mate_in(9)), 1.0);
+        assert_eq!(win_rate(mated_in(9)), 0.0);
+        assert!((win_rate(0) - 0.5).abs() < 1e-12);
+        assert!((win_rate(500) - 0.731_058_578_6).abs() < 1e-9);
+        assert!((win_rate(300) + win_rate(-300) - 1.0).abs() < 1e-12);
+        assert!(win_rate(100) < win_rate(200) && win_rate(-200) < win_rate(-100));
+    }
+
+    #[test]
+    fn blocks_are_kept_across_start_of_the_same_size() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        let (a, b) = (Pos::new(7, 7), Pos::new(3, 4));
+        e.block(&[a, b, a]);
+        assert_eq!(e.blocked(), &[a, b]);
+        e.start(15, 15).unwrap();
+        e.restart().unwrap();
+        assert_eq!(e.blocked(), &[a, b]);
+        e.unblock(&[a, Pos::new(1, 1)]);
+        assert_eq!(e.blocked(), &[b]);
+        e.start(20, 20).unwrap();
+        assert!(e.blocked().is_empty());
+        e.block(&[a]);
+        e.reset_blocks();
+        assert!(e.blocked().is_empty());
+    }
+
+    #[test]
+    fn a_blocked_opening_move_is_not_played() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        let stop = AtomicBool::new(false);
+        let centre = Pos::new(7, 7);
+        assert_eq!(e.think(&stop, &mut |_| {}), Ok(centre));
+        e.block(&[centre]);
+        let p = e.think(&stop, &mut |_| {}).unwrap();
+        assert_ne!(p, centre);
+        assert!(e.is_legal_move(p));
+    }
 }

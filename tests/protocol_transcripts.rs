@@ -414,7 +414,7 @@ fn info_is_silent_and_kept_across_start() {
         "INFO folder C:\\My AIs\\data dir",
         "INFO thread_num 2",
         "INFO hash_size 1024",
-        "INFO show_detail 3",
+        "INFO caution_factor 1",
         "INFO TIMEOUT_TURN 1000",
         "INFO",
     ] {
@@ -586,6 +586,12 @@ fn survives_random_input() {
         "YXSTOP",
         "YXSHOWFORBID",
         "SWAP2BOARD",
+        "YXBLOCK",
+        "yxblockundo",
+        "YXBLOCKRESET",
+        "YXHASHCLEAR",
+        "YXSHOWINFO",
+        "pondering",
         "rule",
         "timeout_turn",
         "0",
@@ -637,6 +643,7 @@ fn survives_random_input() {
     b.send("DONE");
     b.send("START 15");
     b.send("INFO rule 0");
+    b.send("YXBLOCKRESET");
     b.send("ABOUT");
     let mut seen = 0;
     loop {

@@ -66,6 +66,11 @@ pub enum Info {
     MaxNode(u64),
     /// `max_depth`: deepest iteration of each search (0 or negative = no limit).
     MaxDepth(i32),
+    /// `show_detail`: Yixin-Board's output bits, 0..=3 (1 realtime `MESSAGE REALTIME` lines,
+    /// 2 detailed `INFO` records).
+    ShowDetail(u8),
+    /// `pondering`: 1 = think on the opponent's time, 0 = do not.
+    Pondering(bool),
     /// A key we do not use (ignored silently); holds the key in lower case.
     Ignored(String),
     /// A key we use with a value we cannot read; the previous setting stays.
@@ -110,6 +115,20 @@ pub enum Command {
     Stop,
     /// `YXSHOWFORBID`: list black's forbidden points.
     YxShowForbid,
+    /// `YXNBEST n`: report the n best moves, then answer with the best.
+    YxNbest(usize),
+    /// `YXSEARCHDEFEND`: report every answer to the opponent's threat, then move.
+    YxSearchDefend,
+    /// `YXHASHCLEAR`: clear the transposition table.
+    YxHashClear,
+    /// `YXSHOWINFO`: Yixin-Board asks for the engine's name and limits.
+    YxShowInfo,
+    /// `YXBLOCK` ... `DONE`: keep these points out of every following search.
+    YxBlock(Vec<(i64, i64)>),
+    /// `YXBLOCKUNDO` ... `DONE`: take these points out of the blocked set.
+    YxBlockUndo(Vec<(i64, i64)>),
+    /// `YXBLOCKRESET`: clear the blocked set.
+    YxBlockReset,
     /// A command we do not know; holds its keyword as received.
     Unknown(String),
 }
@@ -167,8 +186,8 @@ fn no_args(args: &str, cmd: &str, c: Command) -> Result<Command, ParseError> {
     }
 }
 
-/// Parses a one-line command. Block openers (`BOARD`, `YXBOARD`, `SWAP2BOARD`) come back as
-/// empty blocks; [`Parser`] collects their stone lines.
+/// Parses a one-line command. Block openers (`BOARD`, `YXBOARD`, `SWAP2BOARD`, `YXBLOCK`,
+/// `YXBLOCKUNDO`) come back as empty blocks; [`Parser`] collects their lines.
 pub fn parse(line: &str) -> Result<Command, ParseError> {
     let (word, args) = split_keyword(line);
     let upper = word.to_ascii_uppercase();
@@ -199,6 +218,19 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "ABOUT" => Ok(Command::About),
         "STOP" | "YXSTOP" => Ok(Command::Stop),
         "YXSHOWFORBID" => Ok(Command::YxShowForbid),
+        "YXNBEST" => {
+            if args.is_empty() {
+                return fail("YXNBEST needs a number of moves, e.g. YXNBEST 3");
+            }
+            let n = size(args, "number of moves")?;
+            Ok(Command::YxNbest(n.max(1)))
+        }
+        "YXSEARCHDEFEND" => no_args(args, "YXSEARCHDEFEND", Command::YxSearchDefend),
+        "YXHASHCLEAR" => no_args(args, "YXHASHCLEAR", Command::YxHashClear),
+        "YXSHOWINFO" => Ok(Command::YxShowInfo),
+        "YXBLOCK" => no_args(args, "YXBLOCK", Command::YxBlock(Vec::new())),
+        "YXBLOCKUNDO" => no_args(args, "YXBLOCKUNDO", Command::YxBlockUndo(Vec::new())),
+        "YXBLOCKRESET" => no_args(args, "YXBLOCKRESET", Command::YxBlockReset),
         "DONE" => fail("DONE without BOARD or YXBOARD"),
         _ if word.starts_with(|c: char| c.is_ascii_digit() || c == '-') => {
             fail(format!("stone line '{word}' outside BOARD or YXBOARD"))
@@ -245,6 +277,15 @@ pub fn parse_info(args: &str) -> Info {
             number("max_depth").map(|v| Info::MaxDepth(i32::try_from(v.max(0)).unwrap_or(i32::MAX)))
         }
         "folder" => Ok(Info::Folder(value.to_string())),
+        "show_detail" => number("show_detail").and_then(|v| match u8::try_from(v) {
+            Ok(bits) if bits <= 3 => Ok(Info::ShowDetail(bits)),
+            _ => Err(format!("show_detail {v} is not 0, 1, 2 or 3")),
+        }),
+        "pondering" => number("pondering").and_then(|v| match v {
+            0 => Ok(Info::Pondering(false)),
+            1 => Ok(Info::Pondering(true)),
+            _ => Err(format!("pondering {v} is not 0 or 1")),
+        }),
         _ => Ok(Info::Ignored(key.clone())),
     };
     result.unwrap_or_else(invalid)
@@ -269,12 +310,28 @@ pub fn parse_stone_line(line: &str) -> Result<StoneLine, ParseError> {
     })
 }
 
+/// Reads a point line `x,y` of a `YXBLOCK`/`YXBLOCKUNDO` block (a third number, as in a
+/// stone line, is allowed and ignored).
+pub fn parse_point_line(line: &str) -> Result<(i64, i64), ParseError> {
+    let parts: Vec<&str> = line.trim().split(',').collect();
+    match parts.as_slice() {
+        [x, y] => Ok((int(x, "x")?, int(y, "y")?)),
+        [x, y, f] => {
+            int(f, "field")?;
+            Ok((int(x, "x")?, int(y, "y")?))
+        }
+        _ => fail(format!("expected x,y or DONE, got '{}'", line.trim())),
+    }
+}
+
 /// The kind of block being read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum BlockKind {
     Board,
     YxBoard,
     Swap2Board,
+    YxBlock,
+    YxBlockUndo,
 }
 
 impl BlockKind {
@@ -283,6 +340,8 @@ impl BlockKind {
             BlockKind::Board => "BOARD",
             BlockKind::YxBoard => "YXBOARD",
             BlockKind::Swap2Board => "SWAP2BOARD",
+            BlockKind::YxBlock => "YXBLOCK",
+            BlockKind::YxBlockUndo => "YXBLOCKUNDO",
         }
     }
 }
@@ -291,6 +350,7 @@ impl BlockKind {
 struct Block {
     kind: BlockKind,
     stones: Vec<StoneLine>,
+    points: Vec<(i64, i64)>,
     lines: usize,
     error: Option<ParseError>,
 }
@@ -340,15 +400,17 @@ impl Parser {
         }
         block.lines += 1;
         if block.error.is_none() {
-            let read = if block.kind == BlockKind::Swap2Board {
-                coords(line, "SWAP2BOARD stone").map(|_| None)
-            } else {
-                parse_stone_line(line).map(Some)
+            let read = match block.kind {
+                BlockKind::Swap2Board => coords(line, "SWAP2BOARD stone").map(|_| ()),
+                BlockKind::YxBlock | BlockKind::YxBlockUndo => {
+                    parse_point_line(line).map(|p| block.points.push(p))
+                }
+                BlockKind::Board | BlockKind::YxBoard => {
+                    parse_stone_line(line).map(|stone| block.stones.push(stone))
+                }
             };
-            match read {
-                Ok(Some(stone)) => block.stones.push(stone),
-                Ok(None) => {}
-                Err(e) => block.error = Some(e),
+            if let Err(e) = read {
+                block.error = Some(e);
             }
         }
         Vec::new()
@@ -361,11 +423,14 @@ impl Parser {
             Ok(Command::Board(_)) => BlockKind::Board,
             Ok(Command::YxBoard(_)) => BlockKind::YxBoard,
             Ok(Command::Swap2Board(_)) => BlockKind::Swap2Board,
+            Ok(Command::YxBlock(_)) => BlockKind::YxBlock,
+            Ok(Command::YxBlockUndo(_)) => BlockKind::YxBlockUndo,
             other => return Some(other),
         };
         self.block = Some(Block {
             kind,
             stones: Vec::new(),
+            points: Vec::new(),
             lines: 0,
             error: None,
         });
@@ -381,6 +446,8 @@ fn finish(block: Block) -> Result<Command, ParseError> {
         BlockKind::Board => Command::Board(block.stones),
         BlockKind::YxBoard => Command::YxBoard(block.stones),
         BlockKind::Swap2Board => Command::Swap2Board(block.lines),
+        BlockKind::YxBlock => Command::YxBlock(block.points),
+        BlockKind::YxBlockUndo => Command::YxBlockUndo(block.points),
     })
 }
 
@@ -456,10 +523,14 @@ mod tests {
             Info::MaxMemory(367_001_600)
         );
         assert_eq!(parse_info("evaluate 3,4"), Info::Evaluate(3, 4));
-        assert_eq!(
-            parse_info("show_detail 3"),
-            Info::Ignored("show_detail".into())
-        );
+        assert_eq!(parse_info("show_detail 3"), Info::ShowDetail(3));
+        assert_eq!(parse_info("SHOW_DETAIL 0"), Info::ShowDetail(0));
+        assert!(matches!(parse_info("show_detail 4"), Info::Invalid { .. }));
+        assert!(matches!(parse_info("show_detail -1"), Info::Invalid { .. }));
+        assert_eq!(parse_info("pondering 1"), Info::Pondering(true));
+        assert_eq!(parse_info("pondering 0"), Info::Pondering(false));
+        assert!(matches!(parse_info("pondering 2"), Info::Invalid { .. }));
+        assert_eq!(parse_info("vcthread 1"), Info::Ignored("vcthread".into()));
         assert_eq!(parse_info("max_node -1"), Info::MaxNode(0));
         assert_eq!(parse_info("max_node 50000"), Info::MaxNode(50_000));
         assert_eq!(parse_info("max_depth 225"), Info::MaxDepth(225));
@@ -509,6 +580,31 @@ mod tests {
     fn swap2board_is_read_whole() {
         let out = feed_all(&["SWAP2BOARD", "7,7", "8,8", "9,9", "DONE"]);
         assert_eq!(out, vec![Ok(Command::Swap2Board(3))]);
+    }
+
+    #[test]
+    fn yixin_commands() {
+        assert_eq!(parse("yxnbest 3"), Ok(Command::YxNbest(3)));
+        assert_eq!(parse("YXNBEST 0"), Ok(Command::YxNbest(1)));
+        assert!(parse("YXNBEST").is_err());
+        assert!(parse("YXNBEST -2").is_err());
+        assert!(parse("YXNBEST x").is_err());
+        assert_eq!(parse("yxsearchdefend"), Ok(Command::YxSearchDefend));
+        assert_eq!(parse("YxHashClear"), Ok(Command::YxHashClear));
+        assert_eq!(parse("yxshowinfo"), Ok(Command::YxShowInfo));
+        assert_eq!(parse("yxblockreset"), Ok(Command::YxBlockReset));
+        assert!(parse("YXHASHCLEAR now").is_err());
+        assert_eq!(
+            feed_all(&["yxblock", "7,7", "8, 9,1", "done"]),
+            vec![Ok(Command::YxBlock(vec![(7, 7), (8, 9)]))]
+        );
+        assert_eq!(
+            feed_all(&["YXBLOCKUNDO", "7,7", "DONE"]),
+            vec![Ok(Command::YxBlockUndo(vec![(7, 7)]))]
+        );
+        let bad = feed_all(&["YXBLOCK", "7", "DONE", "ABOUT"]);
+        assert!(bad[0].is_err());
+        assert_eq!(bad[1], Ok(Command::About));
     }
 
     #[test]

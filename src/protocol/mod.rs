@@ -21,14 +21,21 @@
 //! - Stop-flag handshake: the reader forwards a line *before* it sets the stop flag; the main
 //!   thread clears the flag *before* it drains the channel at the start of a search, so an
 //!   interrupt that arrives around that moment is never lost.
+//! - Pondering (`INFO pondering 1`, off by default): after a move is sent the main thread
+//!   searches on; any line stops it (same handshake, with the `pondering` flag that exactly
+//!   one of the two threads takes back, see `Session::ponder`). Pondering writes nothing.
+//! - Yixin-Board's `INFO ...` records and `MESSAGE REALTIME ...` lines appear only with
+//!   `INFO show_detail` set (the writer enforces it); by default a move command writes only
+//!   `MESSAGE` progress lines and the move.
 
 pub mod command;
 pub mod output;
 
-use crate::engine::{Engine, EngineError};
+use crate::engine::{Engine, EngineError, Line, ThinkEvent};
+use crate::search::RootEvent;
 use crate::types::{Color, Pos, Rule};
 use command::{Command, Field, Info, Parser, StoneLine};
-use output::Output;
+use output::{Output, Realtime, Record};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
@@ -43,6 +50,16 @@ pub const REPORT_INTERVAL: Duration = Duration::from_millis(250);
 pub const END_GRACE: Duration = Duration::from_millis(100);
 /// How long after end of input the reader waits before it ends the process.
 pub const EOF_GRACE: Duration = Duration::from_millis(100);
+/// Most search threads we offer Yixin-Board (`YXSHOWINFO`).
+pub const GUI_MAX_THREADS: usize = 64;
+/// log2 of the largest hash size in KiB we offer Yixin-Board (`YXSHOWINFO`): 2^18 KiB =
+/// 256 MiB, what fits the default memory budget (`search::tt_bytes` caps `hash_size` at the
+/// budget minus the overhead unless `max_memory` allows more).
+pub const GUI_MAX_HASH_LOG2_KB: u32 = 18;
+/// Realtime root-move lines (`show_detail` bit 1) start at this depth...
+pub const REALTIME_MIN_DEPTH: u32 = 6;
+/// ... and this many milliseconds into the search (as Rapfi does, to keep the output small).
+pub const REALTIME_MIN_MS: u64 = 200;
 
 /// What the reader thread forwards.
 #[derive(Debug)]
@@ -60,6 +77,20 @@ struct Signals {
     closed: AtomicBool,
     /// `END` was read: write nothing more, exit.
     ended: Arc<AtomicBool>,
+    /// The main thread is pondering: the next line of any kind claims this flag (swaps it
+    /// to false) and raises `stop`.
+    pondering: AtomicBool,
+}
+
+/// What a move search is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// `BEGIN`, `TURN`, `BOARD`: one move.
+    Move,
+    /// `YXNBEST n`: the n best moves, then the best.
+    Nbest(usize),
+    /// `YXSEARCHDEFEND`: every answer to the opponent's threat, then the best.
+    Defend,
 }
 
 /// Runs the protocol on stdin/stdout until `END` or end of input.
@@ -127,7 +158,9 @@ fn read_input<R: BufRead>(mut input: R, tx: &Sender<Event>, sig: &Signals, watch
         if tx.send(Event::Line(line)).is_err() {
             return;
         }
-        if interrupt {
+        // Forward first, then claim a running ponder search (see Session::ponder).
+        let ponder_hit = sig.pondering.swap(false, SeqCst);
+        if interrupt || ponder_hit {
             sig.stop.store(true, SeqCst);
         }
     }
@@ -194,13 +227,7 @@ impl<W: Write> Session<W> {
             Command::Start(n) => self.engine.start(n, n).map(|()| self.out.ok()),
             Command::RectStart(w, h) => self.engine.start(w, h).map(|()| self.out.ok()),
             Command::Restart => self.engine.restart().map(|()| self.out.ok()),
-            Command::Begin => match self.engine.board() {
-                Some(_) => {
-                    self.think_and_reply();
-                    Ok(())
-                }
-                None => Err(EngineError::NoGame),
-            },
+            Command::Begin => self.engine_ready().map(|()| self.think_and_reply()),
             Command::Turn(x, y) => self
                 .engine
                 .pos(x, y)
@@ -213,6 +240,26 @@ impl<W: Write> Session<W> {
                 }
                 Ok(())
             }
+            Command::YxNbest(n) => self
+                .engine_ready()
+                .map(|()| self.search_and_reply(Mode::Nbest(n))),
+            Command::YxSearchDefend => self
+                .engine_ready()
+                .map(|()| self.search_and_reply(Mode::Defend)),
+            Command::YxShowInfo => {
+                self.out.show_info(GUI_MAX_THREADS, GUI_MAX_HASH_LOG2_KB);
+                Ok(())
+            }
+            Command::YxHashClear => {
+                self.engine.clear_hash();
+                self.out.message("hash table cleared");
+                Ok(())
+            }
+            Command::YxBlock(points) => self.block_points(&points).map(|ps| self.engine.block(&ps)),
+            Command::YxBlockUndo(points) => self
+                .block_points(&points)
+                .map(|ps| self.engine.unblock(&ps)),
+            Command::YxBlockReset => self.engine_ready().map(|()| self.engine.reset_blocks()),
             Command::YxBoard(stones) => {
                 if let Err(why) = self.set_board(&stones) {
                     self.out.error(&why);
@@ -279,6 +326,8 @@ impl<W: Write> Session<W> {
             Info::HashSize(kb) => o.hash_kb = Some(kb),
             Info::MaxNode(n) => o.max_nodes = n,
             Info::MaxDepth(d) => o.max_depth = d,
+            Info::ShowDetail(bits) => self.out.set_show_detail(bits),
+            Info::Pondering(on) => o.pondering = on,
             Info::Ignored(_) => {}
             Info::Invalid { key, why } => self.out.message(&format!(
                 "INFO {key} ignored: {why}; keeping the previous value"
@@ -297,10 +346,25 @@ impl<W: Write> Session<W> {
             .map_err(|e| e.to_string())
     }
 
+    /// `Ok` if a game is started.
+    fn engine_ready(&self) -> Result<(), EngineError> {
+        self.engine.board().map(|_| ()).ok_or(EngineError::NoGame)
+    }
+
+    /// The points of a `YXBLOCK`/`YXBLOCKUNDO` block, checked against the board.
+    fn block_points(&self, points: &[(i64, i64)]) -> Result<Vec<Pos>, EngineError> {
+        points.iter().map(|&(x, y)| self.engine.pos(x, y)).collect()
+    }
+
     /// Chooses a move, plays it on our board and sends it (or `ERROR` if there is none).
     fn think_and_reply(&mut self) {
+        self.search_and_reply(Mode::Move);
+    }
+
+    /// Clears the stop flag, then looks at what is already queued (see module docs): a
+    /// queued interrupt (or end of input) stops the coming search at once.
+    fn arm_stop(&mut self) {
         let sig = &self.sig;
-        // Clear the flag first, then look at what is already queued (see module docs).
         sig.stop.store(sig.closed.load(SeqCst), SeqCst);
         self.pending.extend(self.rx.try_iter());
         let queued_interrupt = self.pending.iter().any(|e| match e {
@@ -310,20 +374,172 @@ impl<W: Write> Session<W> {
         if queued_interrupt {
             sig.stop.store(true, SeqCst);
         }
-        let out = &mut self.out;
-        let mut limit = RateLimit::new(REPORT_INTERVAL);
-        let result = self.engine.choose(&sig.stop, &mut |r| {
-            if limit.ready(Instant::now()) {
-                out.report(r);
-            }
-        });
-        if sig.ended.load(SeqCst) {
+    }
+
+    /// Searches as `mode` asks, reports as `show_detail` asks, plays the (first) move on our
+    /// board and sends it; then ponders if `INFO pondering 1` asked for it.
+    fn search_and_reply(&mut self, mode: Mode) {
+        self.arm_stop();
+        let result = match mode {
+            Mode::Move => self.search_one(),
+            Mode::Nbest(n) => self.search_lines(n),
+            Mode::Defend => match self.engine.defence_count() {
+                Ok(n) => self.search_lines(n),
+                Err(e) => Err(e),
+            },
+        };
+        if self.sig.ended.load(SeqCst) {
             return;
         }
         match result.and_then(|p| self.engine.play(p).map(|()| p)) {
-            Ok(p) => self.out.mv(p),
+            Ok(p) => {
+                self.out.mv(p);
+                self.ponder();
+            }
             Err(e) => self.out.error(&e.to_string()),
         }
+    }
+
+    /// One move: progress as `MESSAGE` lines (and, if asked, a detail record per iteration
+    /// and realtime lines).
+    fn search_one(&mut self) -> Result<Pos, EngineError> {
+        let (out, sig) = (&mut self.out, &self.sig);
+        let mut limit = RateLimit::new(REPORT_INTERVAL);
+        let started = Instant::now();
+        let mut last: Option<Line> = None;
+        let lines = self
+            .engine
+            .think_nbest(1, &sig.stop, &mut |_, event| match event {
+                ThinkEvent::Iteration(r) => {
+                    if limit.ready(Instant::now()) {
+                        out.report(r, None);
+                        out.record(&Record {
+                            index: 0,
+                            count: 1,
+                            depth: r.depth,
+                            score: r.score,
+                            nodes: r.nodes,
+                            total_nodes: r.nodes,
+                            total_ms: started.elapsed().as_millis() as u64,
+                            pv: &r.pv,
+                        });
+                    }
+                }
+                ThinkEvent::Root(r) => realtime(out, r),
+                ThinkEvent::Line(l) => last = Some(l.clone()),
+            });
+        if let Some(l) = &last {
+            self.out.record(&Record {
+                index: 0,
+                count: 1,
+                depth: l.depth.max(0) as u32,
+                score: l.score,
+                nodes: l.nodes,
+                total_nodes: l.nodes,
+                total_ms: started.elapsed().as_millis() as u64,
+                pv: &l.pv,
+            });
+        }
+        lines.map(|ls| ls[0].mv)
+    }
+
+    /// The `n` best moves: per line, progress `MESSAGE` lines with `multipv`, a summary
+    /// `MESSAGE`, and (if asked) detail records and, for the first line, realtime lines.
+    fn search_lines(&mut self, n: usize) -> Result<Pos, EngineError> {
+        let (out, sig) = (&mut self.out, &self.sig);
+        let blocked = self.engine.blocked();
+        let legal = self.engine.board().map_or(0, |b| {
+            b.empty_points()
+                .filter(|&p| self.engine.is_legal_move(p) && !blocked.contains(&p))
+                .count()
+        });
+        let count = n.clamp(1, legal.max(1));
+        let mut limit = RateLimit::new(REPORT_INTERVAL);
+        let started = Instant::now();
+        let mut done_nodes = 0u64;
+        let lines = self
+            .engine
+            .think_nbest(count, &sig.stop, &mut |i, event| match event {
+                ThinkEvent::Iteration(r) => {
+                    if limit.ready(Instant::now()) {
+                        out.report(r, Some(i + 1));
+                        out.record(&Record {
+                            index: i,
+                            count,
+                            depth: r.depth,
+                            score: r.score,
+                            nodes: r.nodes,
+                            total_nodes: done_nodes + r.nodes,
+                            total_ms: started.elapsed().as_millis() as u64,
+                            pv: &r.pv,
+                        });
+                    }
+                }
+                ThinkEvent::Root(r) if i == 0 => realtime(out, r),
+                ThinkEvent::Root(_) => {}
+                ThinkEvent::Line(l) => {
+                    done_nodes += l.nodes;
+                    out.line_summary(i, count, l);
+                    out.record(&Record {
+                        index: i,
+                        count,
+                        depth: l.depth.max(0) as u32,
+                        score: l.score,
+                        nodes: l.nodes,
+                        total_nodes: done_nodes,
+                        total_ms: started.elapsed().as_millis() as u64,
+                        pv: &l.pv,
+                    });
+                }
+            });
+        lines.map(|ls| ls[0].mv)
+    }
+
+    /// Thinks on the opponent's time if `INFO pondering 1` asked for it, until the next line
+    /// arrives (any line stops it), then returns; writes nothing.
+    ///
+    /// Handshake with the reader: `pondering` is raised before the channel is drained, and
+    /// the reader forwards a line before it swaps `pondering` to false and raises `stop`. So
+    /// a line either is seen in the drain (no pondering) or stops the search. Exactly one of
+    /// the two threads takes `pondering` back; if the reader did, its `stop` store follows at
+    /// once and is awaited here, so it cannot land in the next search.
+    fn ponder(&mut self) {
+        let sig = Arc::clone(&self.sig);
+        if !self.engine.options.pondering || sig.closed.load(SeqCst) || sig.ended.load(SeqCst) {
+            return;
+        }
+        sig.stop.store(false, SeqCst);
+        sig.pondering.store(true, SeqCst);
+        self.pending.extend(self.rx.try_iter());
+        if self.pending.is_empty() && !sig.stop.load(SeqCst) {
+            log::debug!("pondering");
+            self.engine.ponder(&sig.stop);
+        }
+        if !sig.pondering.swap(false, SeqCst) {
+            while !sig.stop.load(SeqCst) {
+                thread::yield_now();
+            }
+        }
+    }
+}
+
+/// Sends the realtime line for a root event, from [`REALTIME_MIN_DEPTH`] and
+/// [`REALTIME_MIN_MS`] on (the `REFRESH`/`BEST` pair after an iteration needs only the depth).
+fn realtime<W: Write>(out: &mut Output<W>, r: &crate::search::RootReport) {
+    if r.depth < REALTIME_MIN_DEPTH {
+        return;
+    }
+    let in_loop = r.time_ms >= REALTIME_MIN_MS;
+    match r.event {
+        RootEvent::Enter(p) if in_loop => out.realtime(Realtime::Pos(p)),
+        RootEvent::Leave(p) if in_loop => out.realtime(Realtime::Done(p)),
+        RootEvent::Best(p) if in_loop => out.realtime(Realtime::Best(p)),
+        RootEvent::Lost(p) if in_loop => out.realtime(Realtime::Lost(p)),
+        RootEvent::Completed(p) => {
+            out.realtime(Realtime::Refresh);
+            out.realtime(Realtime::Best(p));
+        }
+        _ => {}
     }
 }
 

@@ -8,13 +8,16 @@
 //!   `MESSAGE`/`ERROR`/`UNKNOWN` always carries text (Piskvork only skips `MESSAGE ` with a
 //!   space and text after it).
 //! - Once the session has ended (`END` was read) nothing more is written.
-//! - Never an `INFO ...` line: Piskvork would read it as a move.
+//! - `INFO ...` lines (Yixin-Board's detail records) only while `show_detail` has bit 2, and
+//!   `MESSAGE REALTIME ...` lines only while it has bit 1; `show_detail` is 0 unless the GUI
+//!   asks, so under Piskvork (which would read an `INFO` line as a move) there are none.
 //!
 //! A write error (the manager closed the pipe) is logged and otherwise ignored: the read side
 //! notices the end of input and the loop exits.
 
 #![allow(clippy::print_stdout)]
 
+use crate::engine::{score_text, win_rate, Line, ThinkReport};
 use crate::notation::format_pos;
 use crate::types::Pos;
 use std::io::{self, Write};
@@ -35,6 +38,48 @@ pub const ABOUT_FIELDS: [(&str, &str); 6] = [
 pub struct Output<W: Write> {
     sink: W,
     ended: Arc<AtomicBool>,
+    show_detail: u8,
+}
+
+/// `show_detail` bit: realtime `MESSAGE REALTIME ...` lines.
+pub const SHOW_REALTIME: u8 = 1;
+/// `show_detail` bit: detailed `INFO ...` records.
+pub const SHOW_INFO: u8 = 2;
+
+/// The root-move activity a realtime line tells Yixin-Board about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Realtime {
+    /// `POS x,y`: the search enters this root move.
+    Pos(Pos),
+    /// `DONE x,y`: the search of this root move is finished.
+    Done(Pos),
+    /// `BEST x,y`: the best root move so far.
+    Best(Pos),
+    /// `LOST x,y`: this root move loses.
+    Lost(Pos),
+    /// `REFRESH`: an iteration is finished; the GUI clears its "being searched" marks.
+    Refresh,
+}
+
+/// One `INFO` detail record: line `index` of `count`, with the totals of the whole command.
+#[derive(Clone, Copy, Debug)]
+pub struct Record<'a> {
+    /// 0-based index of the line.
+    pub index: usize,
+    /// Number of lines the command reports.
+    pub count: usize,
+    /// The line's depth.
+    pub depth: u32,
+    /// The line's score.
+    pub score: i32,
+    /// The line's nodes.
+    pub nodes: u64,
+    /// Nodes of every line so far.
+    pub total_nodes: u64,
+    /// Milliseconds since the command started.
+    pub total_ms: u64,
+    /// The principal variation.
+    pub pv: &'a [Pos],
 }
 
 impl Output<io::Stdout> {
@@ -47,7 +92,21 @@ impl Output<io::Stdout> {
 impl<W: Write> Output<W> {
     /// Output to `sink`, silenced once `ended` is set.
     pub fn new(sink: W, ended: Arc<AtomicBool>) -> Self {
-        Output { sink, ended }
+        Output {
+            sink,
+            ended,
+            show_detail: 0,
+        }
+    }
+
+    /// Sets Yixin-Board's `show_detail` bits ([`SHOW_REALTIME`], [`SHOW_INFO`]).
+    pub fn set_show_detail(&mut self, bits: u8) {
+        self.show_detail = bits;
+    }
+
+    /// True if `show_detail` has bit `bit`.
+    pub fn shows(&self, bit: u8) -> bool {
+        self.show_detail & bit != 0
     }
 
     /// The sink (for tests).
@@ -124,19 +183,99 @@ impl<W: Write> Output<W> {
         self.line(&format!("FORBID {list}."));
     }
 
-    /// A search progress line: `MESSAGE depth D ev V n N n/ms S tm T pv h8 i9`.
-    pub fn report(&mut self, r: &crate::engine::ThinkReport) {
+    /// A search progress line: `MESSAGE depth D ev V winrate W% n N n/ms S tm T pv h8 i9`,
+    /// with `multipv i` (1-based) after the depth for a line of a multi-move analysis. V is
+    /// the score, or `+M<n>`/`-M<n>` for a win/loss in n plies.
+    pub fn report(&mut self, r: &ThinkReport, multipv: Option<usize>) {
         let speed = r.nodes / r.time_ms.max(1);
         let pv: Vec<String> = r.pv.iter().map(|&p| format_pos(p)).collect();
+        let multipv = multipv.map_or(String::new(), |i| format!(" multipv {i}"));
         self.message(&format!(
-            "depth {} ev {} n {} n/ms {} tm {} pv {}",
+            "depth {}{multipv} ev {} winrate {:.1}% n {} n/ms {} tm {} pv {}",
             r.depth,
-            r.score,
+            score_text(r.score),
+            win_rate(r.score) * 100.0,
             r.nodes,
             speed,
             r.time_ms,
             pv.join(" ")
         ));
+    }
+
+    /// The summary of a finished line of a multi-move analysis: `MESSAGE line i/n: move h8
+    /// depth D ev V winrate W% n N tm T pv h8 i9` (i 1-based).
+    pub fn line_summary(&mut self, index: usize, count: usize, l: &Line) {
+        let pv: Vec<String> = l.pv.iter().map(|&p| format_pos(p)).collect();
+        self.message(&format!(
+            "line {}/{count}: move {} depth {} ev {} winrate {:.1}% n {} tm {} pv {}",
+            index + 1,
+            format_pos(l.mv),
+            l.depth,
+            score_text(l.score),
+            win_rate(l.score) * 100.0,
+            l.nodes,
+            l.time_ms,
+            pv.join(" ")
+        ));
+    }
+
+    /// The answer to `YXSHOWINFO`: `MESSAGE Lianzhu <version>`, `MESSAGE INFO MAX_THREAD_NUM
+    /// <n>` and `MESSAGE INFO MAX_HASH_SIZE <log2 of the largest hash in KiB>` (the two keys
+    /// Yixin-Board reads to size its settings dialog).
+    pub fn show_info(&mut self, max_threads: usize, max_hash_log2_kb: u32) {
+        self.message(&format!("Lianzhu {}", env!("CARGO_PKG_VERSION")));
+        self.message(&format!("INFO MAX_THREAD_NUM {max_threads}"));
+        self.message(&format!("INFO MAX_HASH_SIZE {max_hash_log2_kb}"));
+    }
+
+    /// A realtime line `MESSAGE REALTIME ...` (raw protocol coordinates), only with
+    /// [`SHOW_REALTIME`].
+    pub fn realtime(&mut self, r: Realtime) {
+        if !self.shows(SHOW_REALTIME) {
+            return;
+        }
+        let text = match r {
+            Realtime::Pos(p) => format!("POS {},{}", p.x(), p.y()),
+            Realtime::Done(p) => format!("DONE {},{}", p.x(), p.y()),
+            Realtime::Best(p) => format!("BEST {},{}", p.x(), p.y()),
+            Realtime::Lost(p) => format!("LOST {},{}", p.x(), p.y()),
+            Realtime::Refresh => "REFRESH".to_string(),
+        };
+        self.message(&format!("REALTIME {text}"));
+    }
+
+    /// A detail record, only with [`SHOW_INFO`]: `INFO PV i`, `INFO NUMPV n`, `INFO DEPTH d`,
+    /// `INFO SELDEPTH s`, `INFO NODES n`, `INFO TOTALNODES n`, `INFO TOTALTIME ms`,
+    /// `INFO SPEED nodes/s`, `INFO EVAL v`, `INFO WINRATE 0.xxxx`, `INFO BESTLINE x,y x,y ...`
+    /// (raw protocol coordinates), `INFO PV DONE`. SELDEPTH is the longer of the depth and
+    /// the principal variation (we do not count a selective depth).
+    pub fn record(&mut self, r: &Record<'_>) {
+        if !self.shows(SHOW_INFO) {
+            return;
+        }
+        let seldepth = (r.depth as usize).max(r.pv.len());
+        let speed = r.total_nodes.saturating_mul(1000) / r.total_ms.max(1);
+        let line: Vec<String> =
+            r.pv.iter()
+                .map(|p| format!("{},{}", p.x(), p.y()))
+                .collect();
+        let fields = [
+            ("PV", r.index.to_string()),
+            ("NUMPV", r.count.to_string()),
+            ("DEPTH", r.depth.to_string()),
+            ("SELDEPTH", seldepth.to_string()),
+            ("NODES", r.nodes.to_string()),
+            ("TOTALNODES", r.total_nodes.to_string()),
+            ("TOTALTIME", r.total_ms.to_string()),
+            ("SPEED", speed.to_string()),
+            ("EVAL", score_text(r.score)),
+            ("WINRATE", format!("{:.4}", win_rate(r.score))),
+            ("BESTLINE", line.join(" ")),
+            ("PV", "DONE".to_string()),
+        ];
+        for (key, value) in fields {
+            self.line(format!("INFO {key} {value}").trim_end());
+        }
     }
 }
 
@@ -179,16 +318,65 @@ mod tests {
 
     #[test]
     fn report_line() {
-        let r = ThinkReport {
+        let mut r = ThinkReport {
             depth: 3,
-            score: -12,
+            score: 0,
             nodes: 5000,
             time_ms: 10,
             pv: vec![Pos::new(7, 7), Pos::new(8, 8)],
         };
         assert_eq!(
-            capture(|o| o.report(&r)),
-            "MESSAGE depth 3 ev -12 n 5000 n/ms 500 tm 10 pv h8 i9\n"
+            capture(|o| o.report(&r, None)),
+            "MESSAGE depth 3 ev 0 winrate 50.0% n 5000 n/ms 500 tm 10 pv h8 i9\n"
+        );
+        r.score = crate::search::params::MATE - 7;
+        assert_eq!(
+            capture(|o| o.report(&r, Some(2))),
+            "MESSAGE depth 3 multipv 2 ev +M7 winrate 100.0% n 5000 n/ms 500 tm 10 pv h8 i9\n"
+        );
+        r.score = -crate::search::params::MATE + 4;
+        assert!(capture(|o| o.report(&r, None)).contains(" ev -M4 winrate 0.0% "));
+    }
+
+    #[test]
+    fn detail_lines_only_when_asked() {
+        let pv = [Pos::new(7, 7), Pos::new(8, 6)];
+        let rec = Record {
+            index: 1,
+            count: 3,
+            depth: 9,
+            score: 250,
+            nodes: 1000,
+            total_nodes: 3000,
+            total_ms: 1500,
+            pv: &pv,
+        };
+        let quiet = capture(|o| {
+            o.realtime(Realtime::Pos(Pos::new(7, 7)));
+            o.record(&rec);
+        });
+        assert_eq!(quiet, "");
+        let realtime = capture(|o| {
+            o.set_show_detail(SHOW_REALTIME);
+            o.realtime(Realtime::Pos(Pos::new(7, 8)));
+            o.realtime(Realtime::Lost(Pos::new(1, 2)));
+            o.realtime(Realtime::Refresh);
+            o.record(&rec);
+        });
+        assert_eq!(
+            realtime,
+            "MESSAGE REALTIME POS 7,8\nMESSAGE REALTIME LOST 1,2\nMESSAGE REALTIME REFRESH\n"
+        );
+        let detail = capture(|o| {
+            o.set_show_detail(SHOW_INFO);
+            o.realtime(Realtime::Best(Pos::new(7, 8)));
+            o.record(&rec);
+        });
+        assert_eq!(
+            detail,
+            "INFO PV 1\nINFO NUMPV 3\nINFO DEPTH 9\nINFO SELDEPTH 9\nINFO NODES 1000\n\
+             INFO TOTALNODES 3000\nINFO TOTALTIME 1500\nINFO SPEED 2000\nINFO EVAL 250\n\
+             INFO WINRATE 0.6225\nINFO BESTLINE 7,7 8,6\nINFO PV DONE\n"
         );
     }
 

@@ -43,6 +43,22 @@ pub(crate) struct RootMove {
     pub pv: Vec<Pos>,
 }
 
+/// What the root search does with one root move, for a GUI's live display. Only the main
+/// worker reports them; each carries the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootEvent {
+    /// The search of this root move starts.
+    Enter(Pos),
+    /// The search of this root move is finished (not sent when the search was stopped).
+    Leave(Pos),
+    /// This root move is the new best of the iteration so far.
+    Best(Pos),
+    /// This root move is proven lost (a mate score against the side to move).
+    Lost(Pos),
+    /// An iteration has completed with this best move.
+    Completed(Pos),
+}
+
 /// One completed iteration.
 #[derive(Clone, Debug)]
 pub(crate) struct Iteration {
@@ -96,12 +112,14 @@ impl<'a> Worker<'a> {
     }
 
     /// Iterative deepening up to `max_depth`; `on_iteration` sees every completed depth
-    /// (main worker). Returns the last completed iteration, or the best root move proven so
-    /// far in an interrupted one.
+    /// (main worker), `on_root` what happens to each root move (see [`RootEvent`]). Returns
+    /// the last completed iteration, or the best root move proven so far in an interrupted
+    /// one.
     pub fn iterate(
         &mut self,
         max_depth: i32,
         on_iteration: &mut dyn FnMut(&Iteration, u64),
+        on_root: &mut dyn FnMut(RootEvent, i32),
     ) -> Option<Iteration> {
         let mut last: Option<Iteration> = None;
         let mut prev_score: i32 = 0;
@@ -118,7 +136,7 @@ impl<'a> Worker<'a> {
                 };
             let mut partial = None;
             let score = loop {
-                let (s, best) = self.root_search(alpha, beta, depth);
+                let (s, best) = self.root_search(alpha, beta, depth, on_root);
                 if best.is_some() {
                     partial = best;
                 }
@@ -154,6 +172,7 @@ impl<'a> Worker<'a> {
                 pv: self.root_moves[0].pv.clone(),
             };
             self.flush_nodes();
+            on_root(RootEvent::Completed(self.root_moves[0].pos), depth);
             on_iteration(&it, self.shared.nodes.load(Relaxed));
             last = Some(it);
             // Step 3. Stop when a mate is proven within the depth or time is short.
@@ -180,11 +199,18 @@ impl<'a> Worker<'a> {
 
     /// Searches every root move; returns the best score and, if some move was fully searched
     /// and raised alpha, the iteration it proves.
-    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32) -> (i32, Option<Iteration>) {
+    fn root_search(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        on_root: &mut dyn FnMut(RootEvent, i32),
+    ) -> (i32, Option<Iteration>) {
         let mut best = -INF;
         let mut proven = None;
         for i in 0..self.root_moves.len() {
             let m = self.root_moves[i].pos;
+            on_root(RootEvent::Enter(m), depth);
             self.eb.make(m);
             let s = if i == 0 {
                 -self.search(-beta, -alpha, depth - 1, 1, true)
@@ -198,6 +224,12 @@ impl<'a> Worker<'a> {
             self.eb.undo();
             if self.shared.aborted() {
                 break;
+            }
+            on_root(RootEvent::Leave(m), depth);
+            if s <= -MATE_BOUND {
+                on_root(RootEvent::Lost(m), depth);
+            } else if s > alpha {
+                on_root(RootEvent::Best(m), depth);
             }
             let rm = &mut self.root_moves[i];
             if s > alpha || i == 0 {

@@ -24,9 +24,11 @@ use crate::eval::EvalBoard;
 use crate::rules::{self, tables, Board};
 use crate::threat::vcf::{self, VcfLimits};
 use crate::types::{Pos, Rule};
+pub use alphabeta::RootEvent;
 use alphabeta::{Iteration, Shared, Worker};
 use movegen::{Hints, NodeKind};
 use params::{mate_in, mated_in, MAX_DEPTH};
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 use time::{Clock, TimeControl};
@@ -61,6 +63,26 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// The share of these limits that one of `n` successive searches gets: the turn time,
+    /// a limited match clock and the node limit divided by `n` (a turn limit of 0, "move at
+    /// once", stays 0).
+    pub fn share(&self, n: usize) -> Limits {
+        let n = n.max(1);
+        let mut l = self.clone();
+        if let Some(tc) = l.time.as_mut() {
+            if tc.turn_ms > 0 {
+                tc.turn_ms = (tc.turn_ms / n as i64).max(1);
+            }
+            if tc.match_limited() {
+                tc.time_left_ms /= n as i64;
+            }
+        }
+        if l.max_nodes > 0 {
+            l.max_nodes = l.max_nodes.div_ceil(n as u64);
+        }
+        l
+    }
+
     /// A fixed-depth, single-thread search without time limit.
     pub fn depth(depth: i32) -> Limits {
         Limits {
@@ -87,6 +109,31 @@ pub struct Report {
     /// Principal variation from the root.
     pub pv: Vec<Pos>,
 }
+
+/// A root-move event with the depth of the iteration and the time since the search started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootReport {
+    /// What happened.
+    pub event: RootEvent,
+    /// The iteration's depth.
+    pub depth: u32,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+}
+
+/// What a search tells its caller while it runs.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a> {
+    /// A completed iteration (at most a few a second, and the last one).
+    Iteration(&'a Report),
+    /// Root-move activity of the main worker (every root move of every iteration).
+    Root(&'a RootReport),
+    /// A line of a multi-move search is finished ([`Searcher::think_nbest`] only).
+    Line(&'a SearchResult),
+}
+
+/// Most lines a "defence" analysis ([`Searcher::root_candidates`]) is asked to report.
+pub const DEFEND_MAX_LINES: usize = 10;
 
 /// The outcome of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -175,6 +222,77 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Report),
     ) -> Option<SearchResult> {
+        self.think_with(board, rule, limits, stop, &mut |p| {
+            if let Progress::Iteration(r) = p {
+                report(r);
+            }
+        })
+    }
+
+    /// The `n` best moves, best first: `n` successive searches (at most one per legal move),
+    /// each with `limits.share(n)` and the moves already found excluded, so every line is a
+    /// different root move; the first line is the move [`Searcher::think`] would choose. A
+    /// later line may score higher than an earlier one (each search has its own depth). Stops
+    /// after the current search once `stop` is set, so at least one line comes back when
+    /// there is a legal move. `on` sees each search's progress with the line's index.
+    pub fn think_nbest(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        limits: &Limits,
+        n: usize,
+        stop: &AtomicBool,
+        on: &mut dyn FnMut(usize, Progress<'_>),
+    ) -> Vec<SearchResult> {
+        let me = board.side_to_move();
+        let open = board
+            .empty_points()
+            .filter(|&p| rules::is_legal(board, p, me, rule) && !limits.exclude.contains(&p))
+            .count();
+        let n = n.clamp(1, open.max(1));
+        let share = limits.share(n);
+        let mut lines: Vec<SearchResult> = Vec::new();
+        for i in 0..n {
+            let mut l = share.clone();
+            l.exclude.extend(lines.iter().map(|r| r.best));
+            let Some(r) = self.think_with(board, rule, &l, stop, &mut |p| on(i, p)) else {
+                break;
+            };
+            if lines.iter().any(|x| x.best == r.best) {
+                break;
+            }
+            on(i, Progress::Line(&r));
+            lines.push(r);
+            if stop.load(Relaxed) {
+                break;
+            }
+        }
+        lines
+    }
+
+    /// The root moves a search of this position would consider: the moves that answer the
+    /// opponent's threat (a five, a four, an open three, a VCF) when there is one, else the
+    /// threat-aware generator's moves; `limits.exclude` is left out unless that leaves
+    /// nothing.
+    pub fn root_candidates(&self, board: &Board, rule: Rule, limits: &Limits) -> Vec<Pos> {
+        tables::init(rule);
+        let budget = limits
+            .time
+            .map(|tc| tc.budget(board.width() * board.height() - board.stone_count()));
+        let empties: Vec<Pos> = board.empty_points().collect();
+        self.root_moves(board, rule, limits, vcf_node_limit(budget), &empties)
+            .0
+    }
+
+    /// [`Searcher::think`] with every kind of [`Progress`] passed to `on`.
+    pub fn think_with(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on: &mut dyn FnMut(Progress<'_>),
+    ) -> Option<SearchResult> {
         tables::init(rule);
         let budget = limits
             .time
@@ -230,9 +348,7 @@ impl Searcher {
 
         // A proven VCF (continuous fours to a five) is played at once. Its node limit follows
         // the time budget (fixed without one, so the bench stays deterministic).
-        let vcf_nodes = budget.map_or(VCF_ROOT_NODES, |b| {
-            (b.maximum.as_millis() as u64 * VCF_NODES_PER_MS).clamp(1_000, VCF_ROOT_NODES)
-        });
+        let vcf_nodes = vcf_node_limit(budget);
         let vcf = vcf::solve(
             board,
             rule,
@@ -248,7 +364,126 @@ impl Searcher {
             }
         }
 
-        // Step 2. Root moves: the threat-aware generator, then the exact legality test.
+        // Step 2. Root moves.
+        let (roots, kind, eb, defending) =
+            self.root_moves(board, rule, limits, vcf_nodes, &empties);
+        let first = *roots.first()?;
+        // A single root move needs no search, except in an analysis (some moves excluded),
+        // where its line should carry a real score.
+        if roots.len() == 1 && limits.exclude.is_empty() {
+            return done(first, 0, 0);
+        }
+
+        // Step 3. Iterative deepening on `threads` workers sharing the TT.
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            stop,
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            clock,
+            max_nodes: limits.max_nodes,
+        };
+        let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
+        let threads = limits.threads.max(1);
+        let mut last_report: Option<Duration> = None;
+        let mut pending: Option<Report> = None;
+        let on = RefCell::new(on);
+        let result = std::thread::scope(|scope| {
+            for id in 1..threads {
+                let (shared, eb, roots) = (&shared, eb.clone(), &roots);
+                scope.spawn(move || {
+                    let mut w = Worker::new(eb, shared, id, roots);
+                    w.iterate(max_depth, &mut |_, _| {}, &mut |_, _| {});
+                });
+            }
+            let mut main = Worker::new(eb.clone(), &shared, 0, &roots);
+            if kind != NodeKind::All {
+                main.time_scale = 0.5;
+            }
+            let mut on_iteration = |it: &Iteration, nodes| {
+                let elapsed = shared.clock.elapsed();
+                let r = Report {
+                    depth: it.depth as u32,
+                    score: it.score,
+                    nodes,
+                    time_ms: elapsed.as_millis() as u64,
+                    pv: it.pv.clone(),
+                };
+                if last_report.is_none_or(|t| elapsed >= t + Duration::from_millis(300)) {
+                    (on.borrow_mut())(Progress::Iteration(&r));
+                    last_report = Some(elapsed);
+                    pending = None;
+                } else {
+                    pending = Some(r);
+                }
+            };
+            let mut on_root = |event: RootEvent, depth: i32| {
+                let r = RootReport {
+                    event,
+                    depth: depth.max(0) as u32,
+                    time_ms: shared.clock.elapsed().as_millis() as u64,
+                };
+                (on.borrow_mut())(Progress::Root(&r));
+            };
+            let it = main.iterate(max_depth, &mut on_iteration, &mut on_root);
+            shared.abort.store(true, Relaxed);
+            it
+        });
+        let on = on.into_inner();
+        if let Some(r) = pending {
+            on(Progress::Iteration(&r));
+        }
+        let nodes = shared.nodes.load(Relaxed);
+        let it = result.unwrap_or(Iteration {
+            depth: 0,
+            score: 0,
+            pv: vec![first],
+        });
+        let mut best = it
+            .pv
+            .first()
+            .copied()
+            .filter(|&p| legal(p))
+            .unwrap_or(first);
+        let mut pv = it.pv;
+        // A defence against the opponent's VCF gets a last, larger check (not after STOP).
+        if defending && !stop.load(Relaxed) {
+            let detect = VcfLimits {
+                max_nodes: vcf_nodes,
+                ..VcfLimits::default()
+            };
+            let checked = defence::confirm(board, rule, best, &roots, detect);
+            if checked != best {
+                best = checked;
+                pv = vec![checked];
+            }
+        }
+        Some(SearchResult {
+            best,
+            score: it.score,
+            depth: it.depth,
+            nodes,
+            time_ms: shared.clock.elapsed().as_millis() as u64,
+            pv,
+        })
+    }
+
+    /// Step 2 of [`Searcher::think`]: the root moves, what the generator said about the node,
+    /// the evaluation board, and whether the roots were cut to the refutations of the
+    /// opponent's VCF. Never empty while a legal move exists.
+    fn root_moves(
+        &self,
+        board: &Board,
+        rule: Rule,
+        limits: &Limits,
+        vcf_nodes: u64,
+        empties: &[Pos],
+    ) -> (Vec<Pos>, NodeKind, EvalBoard, bool) {
+        let me = board.side_to_move();
+        let legal = |p: Pos| rules::is_legal(board, p, me, rule);
+        let excluded = |p: &Pos| limits.exclude.contains(p);
+        // Root moves: the threat-aware generator, then the exact legality test.
         let eb = EvalBoard::new(board, rule);
         let history = history::History::new();
         let mut moves = Vec::new();
@@ -318,90 +553,16 @@ impl Searcher {
             roots.sort_by_key(|&p| (p.distance(center), p));
             roots.truncate(1);
         }
-        let first = *roots.first()?;
-        if roots.len() == 1 {
-            return done(first, 0, 0);
-        }
-
-        // Step 3. Iterative deepening on `threads` workers sharing the TT.
-        self.tt.new_search();
-        let shared = Shared {
-            tt: &self.tt,
-            stop,
-            abort: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            clock,
-            max_nodes: limits.max_nodes,
-        };
-        let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
-        let threads = limits.threads.max(1);
-        let mut last_report: Option<Duration> = None;
-        let mut pending: Option<Report> = None;
-        let result = std::thread::scope(|scope| {
-            for id in 1..threads {
-                let (shared, eb, roots) = (&shared, eb.clone(), &roots);
-                scope.spawn(move || {
-                    let mut w = Worker::new(eb, shared, id, roots);
-                    w.iterate(max_depth, &mut |_, _| {});
-                });
-            }
-            let mut main = Worker::new(eb.clone(), &shared, 0, &roots);
-            if kind != NodeKind::All {
-                main.time_scale = 0.5;
-            }
-            let it = main.iterate(max_depth, &mut |it: &Iteration, nodes| {
-                let elapsed = shared.clock.elapsed();
-                let r = Report {
-                    depth: it.depth as u32,
-                    score: it.score,
-                    nodes,
-                    time_ms: elapsed.as_millis() as u64,
-                    pv: it.pv.clone(),
-                };
-                if last_report.is_none_or(|t| elapsed >= t + Duration::from_millis(300)) {
-                    report(&r);
-                    last_report = Some(elapsed);
-                    pending = None;
-                } else {
-                    pending = Some(r);
-                }
-            });
-            shared.abort.store(true, Relaxed);
-            it
-        });
-        if let Some(r) = pending {
-            report(&r);
-        }
-        let nodes = shared.nodes.load(Relaxed);
-        let it = result.unwrap_or(Iteration {
-            depth: 0,
-            score: 0,
-            pv: vec![first],
-        });
-        let mut best = it
-            .pv
-            .first()
-            .copied()
-            .filter(|&p| legal(p))
-            .unwrap_or(first);
-        let mut pv = it.pv;
-        // A defence against the opponent's VCF gets a last, larger check (not after STOP).
-        if defending && !stop.load(Relaxed) {
-            let checked = defence::confirm(board, rule, best, &roots, detect);
-            if checked != best {
-                best = checked;
-                pv = vec![checked];
-            }
-        }
-        Some(SearchResult {
-            best,
-            score: it.score,
-            depth: it.depth,
-            nodes,
-            time_ms: shared.clock.elapsed().as_millis() as u64,
-            pv,
-        })
+        (roots, kind, eb, defending)
     }
+}
+
+/// VCF-prover node limit at the root for a move's time budget (fixed without one, so the
+/// bench stays deterministic).
+fn vcf_node_limit(budget: Option<time::Budget>) -> u64 {
+    budget.map_or(VCF_ROOT_NODES, |b| {
+        (b.maximum.as_millis() as u64 * VCF_NODES_PER_MS).clamp(1_000, VCF_ROOT_NODES)
+    })
 }
 
 /// One-shot search with a fresh TT sized for the default memory budget.
