@@ -10,6 +10,7 @@
 use crate::rules::{self, tables, Board, BoardError};
 use crate::search::params::{MATE, MATE_BOUND};
 use crate::search::{self, time::TimeControl, Limits, Progress, RootReport, Searcher};
+use crate::swap2::{self, Swap2Answer};
 use crate::types::{Color, Pos, Rule};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -328,6 +329,24 @@ impl Engine {
             },
             exclude: self.blocked.clone(),
         }
+    }
+
+    /// The Swap2 decision for `stones` (0, 3 or 5, black first) on the current board size
+    /// under the current rule and clock ([`crate::swap2::answer`]); the game is not changed
+    /// (the manager sends the opening with `BOARD` afterwards).
+    pub fn swap2(&mut self, stones: &[Pos], stop: &AtomicBool) -> Result<Swap2Answer, String> {
+        let b = self
+            .board
+            .as_ref()
+            .ok_or(EngineError::NoGame)
+            .map_err(|e| e.to_string())?;
+        let (width, height, rule) = (b.width(), b.height(), self.options.rule);
+        let limits = Limits {
+            exclude: Vec::new(),
+            ..self.limits()
+        };
+        swap2::answer(self.searcher(), width, height, stones, rule, &limits, stop)
+            .map_err(|e| e.to_string())
     }
 
     /// The searcher, sized for the current options.

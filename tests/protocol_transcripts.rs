@@ -459,8 +459,11 @@ fn unknown_and_malformed_lines() {
     let mut b = started(15);
     let reply = b.ask("FOO bar");
     assert!(reply.starts_with("UNKNOWN FOO"), "{reply}");
-    b.send_raw("SWAP2BOARD\n7,7\n8,8\n9,9\nDONE\n");
-    assert!(b.line().starts_with("UNKNOWN "));
+    b.send_raw("SWAP2BOARD\n7,7\n8,8\nDONE\n");
+    assert!(
+        b.line().starts_with("ERROR "),
+        "two stones are no Swap2 stage"
+    );
     b.assert_quiet();
     b.expect_error("DONE");
     b.expect_error("7,7,1");
@@ -655,5 +658,64 @@ fn survives_random_input() {
         }
     }
     assert!(seen > 100, "only {seen} replies to 3000 lines");
+    assert_eq!(b.ask_move("BEGIN"), (7, 7));
+}
+
+/// Points of a Swap2 answer line (`x,y x,y ...`), or `None` for `SWAP`.
+fn swap2_points(reply: &str) -> Option<Vec<(i64, i64)>> {
+    if reply == "SWAP" {
+        return None;
+    }
+    Some(
+        reply
+            .split(' ')
+            .map(|w| parse_move(w).unwrap_or_else(|| panic!("bad Swap2 answer {reply:?}")))
+            .collect(),
+    )
+}
+
+#[test]
+fn swap2_stages_answer_in_their_forms_within_the_turn() {
+    let mut b = started(15);
+    b.send("INFO timeout_turn 1000");
+    let timed = |b: &mut Brain, block: &str| {
+        let asked = Instant::now();
+        b.send_raw(block);
+        let reply = b.reply_skipping(&["MESSAGE"]);
+        assert!(
+            asked.elapsed() < Duration::from_millis(1000),
+            "{block:?}: {:?}",
+            asked.elapsed()
+        );
+        reply
+    };
+    // Stage 0: three distinct stones on the board.
+    let proposal = swap2_points(&timed(&mut b, "SWAP2BOARD\nDONE\n")).expect("three stones");
+    assert_eq!(proposal.len(), 3, "{proposal:?}");
+    let distinct: BTreeSet<_> = proposal.iter().collect();
+    assert_eq!(distinct.len(), 3);
+    assert!(proposal
+        .iter()
+        .all(|&(x, y)| (0..15).contains(&x) && (0..15).contains(&y)));
+    // Stage 1: SWAP, one stone or two, all on empty points; x,y,f lines are read too.
+    let stage1 = timed(&mut b, "swap2board\n7,7\n8,7,2\n9,9\ndone\n");
+    if let Some(points) = swap2_points(&stage1) {
+        assert!(matches!(points.len(), 1 | 2), "{stage1}");
+        for p in &points {
+            assert!(![(7, 7), (8, 7), (9, 9)].contains(p), "{stage1}");
+        }
+    }
+    // Stage 2: SWAP or one stone.
+    let stage2 = timed(&mut b, "SWAP2BOARD\n7,7\n8,7\n9,9\n6,6\n10,10\nDONE\n");
+    if let Some(points) = swap2_points(&stage2) {
+        assert_eq!(points.len(), 1, "{stage2}");
+    }
+    // White's lopsided gift: black already holds an open three, so white takes black.
+    assert_eq!(
+        timed(&mut b, "SWAP2BOARD\n7,7\n0,0\n8,8\n0,14\n9,9\nDONE\n"),
+        "SWAP"
+    );
+    // A bad stone is an ERROR and the game is unchanged.
+    b.expect_error("SWAP2BOARD\n7,7\n7,7\n9,9\nDONE");
     assert_eq!(b.ask_move("BEGIN"), (7, 7));
 }

@@ -99,8 +99,9 @@ pub enum Command {
     Board(Vec<StoneLine>),
     /// `YXBOARD` ... `DONE`: set the position, no answer.
     YxBoard(Vec<StoneLine>),
-    /// `SWAP2BOARD` ... `DONE`: the Swap2 opening (not supported; the block is read whole).
-    Swap2Board(usize),
+    /// `SWAP2BOARD` ... `DONE`: the Swap2 opening stones so far (0, 3 or 5), black first;
+    /// `x,y` lines (and `x,y,f`, as some GUIs send them).
+    Swap2Board(Vec<(i64, i64)>),
     /// `INFO key value`.
     Info(Info),
     /// `END`: exit at once, print nothing more.
@@ -212,7 +213,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "PLAY" => coords(args, "PLAY").map(|(x, y)| Command::Play(x, y)),
         "BOARD" => no_args(args, "BOARD", Command::Board(Vec::new())),
         "YXBOARD" => no_args(args, "YXBOARD", Command::YxBoard(Vec::new())),
-        "SWAP2BOARD" => no_args(args, "SWAP2BOARD", Command::Swap2Board(0)),
+        "SWAP2BOARD" => no_args(args, "SWAP2BOARD", Command::Swap2Board(Vec::new())),
         "INFO" => Ok(Command::Info(parse_info(args))),
         "END" => Ok(Command::End),
         "ABOUT" => Ok(Command::About),
@@ -401,8 +402,7 @@ impl Parser {
         block.lines += 1;
         if block.error.is_none() {
             let read = match block.kind {
-                BlockKind::Swap2Board => coords(line, "SWAP2BOARD stone").map(|_| ()),
-                BlockKind::YxBlock | BlockKind::YxBlockUndo => {
+                BlockKind::Swap2Board | BlockKind::YxBlock | BlockKind::YxBlockUndo => {
                     parse_point_line(line).map(|p| block.points.push(p))
                 }
                 BlockKind::Board | BlockKind::YxBoard => {
@@ -445,7 +445,7 @@ fn finish(block: Block) -> Result<Command, ParseError> {
     Ok(match block.kind {
         BlockKind::Board => Command::Board(block.stones),
         BlockKind::YxBoard => Command::YxBoard(block.stones),
-        BlockKind::Swap2Board => Command::Swap2Board(block.lines),
+        BlockKind::Swap2Board => Command::Swap2Board(block.points),
         BlockKind::YxBlock => Command::YxBlock(block.points),
         BlockKind::YxBlockUndo => Command::YxBlockUndo(block.points),
     })
@@ -578,8 +578,16 @@ mod tests {
 
     #[test]
     fn swap2board_is_read_whole() {
-        let out = feed_all(&["SWAP2BOARD", "7,7", "8,8", "9,9", "DONE"]);
-        assert_eq!(out, vec![Ok(Command::Swap2Board(3))]);
+        let out = feed_all(&["SWAP2BOARD", "7,7", "8,8", "9,9,1", "DONE"]);
+        assert_eq!(
+            out,
+            vec![Ok(Command::Swap2Board(vec![(7, 7), (8, 8), (9, 9)]))]
+        );
+        assert_eq!(
+            feed_all(&["swap2board", "done"]),
+            vec![Ok(Command::Swap2Board(Vec::new()))]
+        );
+        assert!(feed_all(&["SWAP2BOARD", "7;7", "DONE"])[0].is_err());
     }
 
     #[test]

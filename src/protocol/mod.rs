@@ -266,8 +266,8 @@ impl<W: Write> Session<W> {
                 }
                 Ok(())
             }
-            Command::Swap2Board(_) => {
-                self.out.unknown("SWAP2BOARD is not supported");
+            Command::Swap2Board(points) => {
+                self.swap2_reply(&points);
                 Ok(())
             }
             Command::Info(info) => {
@@ -373,6 +373,27 @@ impl<W: Write> Session<W> {
         });
         if queued_interrupt {
             sig.stop.store(true, SeqCst);
+        }
+    }
+
+    /// Answers a `SWAP2BOARD` block: `SWAP`, or the stones to add as `x,y` pairs on one line,
+    /// decided by the search within the move's time; `ERROR` for bad stones. The game is not
+    /// changed (the manager sends the opening with `BOARD` next).
+    fn swap2_reply(&mut self, points: &[(i64, i64)]) {
+        let stones: Result<Vec<Pos>, EngineError> =
+            points.iter().map(|&(x, y)| self.engine.pos(x, y)).collect();
+        let stones = match stones {
+            Ok(s) => s,
+            Err(e) => return self.out.error(&e.to_string()),
+        };
+        self.arm_stop();
+        let answer = self.engine.swap2(&stones, &self.sig.stop);
+        if self.sig.ended.load(SeqCst) {
+            return;
+        }
+        match answer {
+            Ok(a) => self.out.swap2(&a.protocol_text()),
+            Err(why) => self.out.error(&why),
         }
     }
 

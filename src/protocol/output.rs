@@ -164,6 +164,11 @@ impl<W: Write> Output<W> {
         self.line(&format!("{},{}", p.x(), p.y()));
     }
 
+    /// A Swap2 answer: `SWAP`, or stones as space-separated `x,y` pairs.
+    pub fn swap2(&mut self, answer: &str) {
+        self.line(answer);
+    }
+
     /// The `ABOUT` line: `name="Lianzhu", version="...", ...`.
     pub fn about(&mut self) {
         let line = ABOUT_FIELDS
