@@ -44,7 +44,6 @@
 //! stdout. It stands beside `solve` on the search, threat and rules layers, never on the
 //! protocol.
 
-use crate::notation;
 use crate::rules::{self, Board, Foul};
 use crate::search::params::{MATE, MATE_BOUND};
 use crate::search::time::{TimeControl, TURN_RESERVE_MS};
@@ -166,37 +165,7 @@ pub fn mate_plies(score: i32) -> Option<i32> {
     }
 }
 
-/// The board of one input line, with its side to move, on a `size` x `size` board; an error
-/// for unreadable text, stones off the board or on each other, and a position that already
-/// holds a five under `rule`.
-pub fn read_position(text: &str, size: usize, rule: Rule) -> Result<Board, String> {
-    let position = notation::parse_position(text).map_err(|e| e.to_string())?;
-    let mut board = Board::square(size).map_err(|e| e.to_string())?;
-    for &(p, color) in &position.stones {
-        if p.x() >= board.width() || p.y() >= board.height() {
-            return Err(format!(
-                "point {} is outside the board",
-                notation::format_pos(p)
-            ));
-        }
-        if !board.is_empty(p) {
-            return Err(format!("point {} is occupied", notation::format_pos(p)));
-        }
-        board.place(p, color);
-    }
-    board.set_side_to_move(position.to_move);
-    if let Some(&(p, _)) = board
-        .history()
-        .iter()
-        .find(|&&(p, c)| rules::is_five(&board, p, c, rule))
-    {
-        return Err(format!(
-            "the game is already over (a five through {})",
-            notation::format_pos(p)
-        ));
-    }
-    Ok(board)
-}
+pub use crate::solve::read_position;
 
 /// A turn limit whose search maximum ([`TimeControl::budget`]) is about `ms`.
 pub(crate) fn time_control_for(ms: u64) -> TimeControl {

@@ -80,10 +80,17 @@ pub fn run(args: &SolveArgs, input: impl BufRead, mut output: impl Write) -> io:
     output.flush()
 }
 
-/// The board of one input line, with its side to move.
+/// The board of one input line, with its side to move ([`read_position`]).
 fn setup(args: &SolveArgs, text: &str) -> Result<Board, String> {
+    read_position(text, args.size, args.rule)
+}
+
+/// The board of one input line, with its side to move, on a `size` x `size` board; an error
+/// for unreadable text, stones off the board or on each other, and a position that already
+/// holds a five under `rule`.
+pub fn read_position(text: &str, size: usize, rule: Rule) -> Result<Board, String> {
     let position = notation::parse_position(text).map_err(|e| e.to_string())?;
-    let mut board = Board::square(args.size).map_err(|e| e.to_string())?;
+    let mut board = Board::square(size).map_err(|e| e.to_string())?;
     for &(p, color) in &position.stones {
         if p.x() >= board.width() || p.y() >= board.height() {
             return Err(format!(
@@ -97,7 +104,6 @@ fn setup(args: &SolveArgs, text: &str) -> Result<Board, String> {
         board.place(p, color);
     }
     board.set_side_to_move(position.to_move);
-    let rule = args.rule;
     if let Some(&(p, _)) = board
         .history()
         .iter()
