@@ -6,6 +6,7 @@
 //! - [`stats`]: W/L/D, Elo with a 95% interval, pentanomial SPRT;
 //! - [`tournament`]: game pairs over the openings, worker threads, game records;
 //! - [`cli`]: the command line and the final report;
+//! - [`summary`]: the same figures from a games file (`lianzhu-match --summarize`);
 //! - [`sparring`]: a built-in fast brain (`lianzhu-match --sparring`) for end-to-end checks.
 //!
 //! This layer sits beside the protocol, above `rules` and `notation`; nothing in the engine
@@ -17,4 +18,5 @@ pub mod openings;
 pub mod referee;
 pub mod sparring;
 pub mod stats;
+pub mod summary;
 pub mod tournament;
