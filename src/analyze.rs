@@ -22,7 +22,8 @@
 //!    it (with the same share again), negated, and its depth counts that extra ply.
 //!
 //! Scores are from the side to move's view. The win rate is the logistic
-//! `1 / (1 + exp(-score / 200))` ([`WINRATE_SCALE`]); a mate score (a proven win or loss in
+//! `1 / (1 + exp(-score / WINRATE_SCALE))`, the engine's ([`crate::engine::win_rate`], the
+//! same figure the protocol's progress lines show); a mate score (a proven win or loss in
 //! `k` plies, the final five included) gives 100% or 0% and `mate` = `k` or `-k`.
 //!
 //! Text output, one line per position, sections separated by ` | `:
@@ -45,7 +46,7 @@
 //! protocol.
 
 use crate::rules::{self, Board, Foul};
-use crate::search::params::{MATE, MATE_BOUND};
+use crate::search::params::MATE;
 use crate::search::time::{TimeControl, TURN_RESERVE_MS};
 use crate::search::{Limits, SearchResult, Searcher};
 use crate::threat::format_point;
@@ -55,8 +56,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// Score units per e-fold of the win-rate logistic: a score of 200 is a win rate of 73%.
-pub const WINRATE_SCALE: f64 = 200.0;
+pub use crate::engine::{mate_plies, win_rate as winrate, WINRATE_SCALE};
 
 /// Search time per position when neither `--time-ms` nor `--nodes` is given.
 pub const DEFAULT_TIME_MS: u64 = 1_000;
@@ -141,28 +141,6 @@ pub struct Analysis {
     pub vcf_black: VcfResult,
     /// The VCF prover's answer for white.
     pub vcf_white: VcfResult,
-}
-
-/// The win rate of `score` (side to move's view) in 0..=1: the logistic
-/// `1 / (1 + exp(-score / WINRATE_SCALE))`, exactly 1 or 0 for a mate score.
-pub fn winrate(score: i32) -> f64 {
-    match mate_plies(score) {
-        Some(k) if k > 0 => 1.0,
-        Some(_) => 0.0,
-        None => 1.0 / (1.0 + (-f64::from(score) / WINRATE_SCALE).exp()),
-    }
-}
-
-/// For a mate score, the plies to the five: positive when the side to move wins, negative
-/// when it loses; `None` for an ordinary score.
-pub fn mate_plies(score: i32) -> Option<i32> {
-    if score > MATE_BOUND {
-        Some(MATE - score)
-    } else if score < -MATE_BOUND {
-        Some(-(MATE + score))
-    } else {
-        None
-    }
 }
 
 pub use crate::solve::read_position;
@@ -509,7 +487,8 @@ mod tests {
     #[test]
     fn win_rate_is_a_logistic_and_mates_are_certain() {
         assert!((winrate(0) - 0.5).abs() < 1e-9);
-        assert!((winrate(200) - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-9);
+        let scale = WINRATE_SCALE as i32;
+        assert!((winrate(scale) - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-9);
         assert!((winrate(-150) + winrate(150) - 1.0).abs() < 1e-9);
         assert_eq!(winrate(MATE - 5), 1.0);
         assert_eq!(winrate(-MATE + 4), 0.0);
