@@ -343,8 +343,7 @@ impl<'a> Worker<'a> {
         let mut best = stand;
         // Step 3. Our fours, strongest first (four-threes before plain fours).
         let mut moves = std::mem::take(&mut self.frames[ply].moves);
-        movegen::fours(&self.eb, me, &mut moves);
-        moves.retain(|m| m.threat >= QS_MIN_THREAT);
+        movegen::fours(&self.eb, me, QS_MIN_THREAT, &mut moves);
         for m in moves.iter().copied() {
             self.eb.make(m.pos);
             let s = -self.quiescence(-beta, -alpha, ply + 1, fours - 1);

@@ -102,9 +102,10 @@ pub fn has_winning_threat(eb: &EvalBoard, color: Color) -> bool {
         && eb.count_at_least(color.opponent(), CellThreat::Block4) == 0
 }
 
-/// Fills `out` with the points where `me` makes a four (or better) and may play, strongest
-/// threat first (then by cell value, then [`Pos`]).
-pub fn fours(eb: &EvalBoard, me: Color, out: &mut Vec<ScoredMove>) {
+/// Fills `out` with the points where `me` makes a threat of class `least` or better (a four
+/// or better) and may play, strongest threat first (then by cell value, then [`Pos`]).
+pub fn fours(eb: &EvalBoard, me: Color, least: CellThreat, out: &mut Vec<ScoredMove>) {
+    debug_assert!(least.is_four_or_better());
     out.clear();
     let opp = me.opponent();
     for p in eb.candidates() {
@@ -112,7 +113,7 @@ pub fn fours(eb: &EvalBoard, me: Color, out: &mut Vec<ScoredMove>) {
             continue;
         }
         let mine = eb.threat(p, me);
-        if !mine.is_four_or_better() || mine == CellThreat::Forbidden || !allowed(eb, me, p) {
+        if mine < least || !allowed(eb, me, p) {
             continue;
         }
         out.push(ScoredMove {
