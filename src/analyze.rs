@@ -48,7 +48,7 @@
 use crate::rules::{self, Board, Foul};
 use crate::search::params::MATE;
 use crate::search::time::{TimeControl, TURN_RESERVE_MS};
-use crate::search::{Limits, SearchResult, Searcher};
+use crate::search::{Limits, Searcher};
 use crate::threat::format_point;
 use crate::threat::vcf::{self, VcfLimits, VcfOutcome, VcfResult};
 use crate::types::{Color, Pos, Rule};
@@ -201,51 +201,49 @@ pub fn analyze_position(
             }
         }
     }
+    // The other lines: the search's n-best (successive searches, each excluding the lines
+    // found), each search with an even share of the budget.
     let searches = (n - lines.len()).max(1) as u64;
     let mut limits = match (args.nodes, args.time_ms) {
         (Some(k), _) => Limits {
             time: None,
-            max_nodes: (k / searches).max(1),
+            max_nodes: (k / searches).max(1) * searches,
             ..Limits::default()
         },
-        (None, t) => Limits {
-            time: Some(time_control_for(t.unwrap_or(DEFAULT_TIME_MS) / searches)),
-            ..Limits::default()
-        },
+        (None, t) => {
+            let mut tc = time_control_for(t.unwrap_or(DEFAULT_TIME_MS) / searches);
+            tc.turn_ms *= searches as i64;
+            Limits {
+                time: Some(tc),
+                ..Limits::default()
+            }
+        }
     };
     limits.threads = threads.max(1);
+    limits.exclude = lines.iter().map(|l| l.mv).collect();
     searcher.clear();
     let stop = AtomicBool::new(false);
-    while lines.len() < n {
-        limits.exclude = lines.iter().map(|l| l.mv).collect();
-        let Some(SearchResult {
-            best,
-            score,
-            depth,
-            nodes,
-            mut pv,
-            ..
-        }) = searcher.think(board, rule, &limits, &stop, &mut |_| {})
-        else {
-            break;
+    let wanted = n - lines.len();
+    let found = match wanted {
+        0 => Vec::new(),
+        _ => searcher.think_nbest(board, rule, &limits, wanted, &stop, &mut |_, _| {}),
+    };
+    let share = limits.share(wanted);
+    for r in found {
+        let pv = match r.pv.first() == Some(&r.best) {
+            true => r.pv,
+            false => vec![r.best],
         };
-        if limits.exclude.contains(&best) {
-            // Every legal move has been reported.
-            break;
-        }
-        if pv.first() != Some(&best) {
-            pv = vec![best];
-        }
         let mut line = Line {
-            mv: best,
-            score,
-            depth,
-            nodes,
+            mv: r.best,
+            score: r.score,
+            depth: r.depth,
+            nodes: r.nodes,
             pv,
         };
-        if depth == 0 && mate_plies(score).is_none() {
+        if line.depth == 0 && mate_plies(line.score).is_none() {
             // Chosen without search (a single forced reply): score the position after it.
-            judge_after(&mut line, searcher, board, rule, &limits, &stop);
+            judge_after(&mut line, searcher, board, rule, &share, &stop);
         }
         lines.push(line);
     }
