@@ -12,7 +12,7 @@
 //!    `--vcf-nodes` nodes): `win` with the line, `none` (proven: no VCF) or `unknown`.
 //! 2. If the side to move has a VCF, it is the first of the best moves (a mate score, its
 //!    line as the variation, depth 0).
-//! 3. The other best moves come from successive searches of one [`Searcher`] (its table kept
+//! 3. The other best moves come from [`Searcher::think_nbest`]: successive searches (the table kept
 //!    between them), each leaving out the moves already reported ([`Limits::exclude`]). The
 //!    budget (`--time-ms` or `--nodes`) is split evenly between these searches. The table is
 //!    cleared before each position, so a position's answer does not depend on the lines

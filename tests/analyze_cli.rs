@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::data;
+use common::{data, puzzles, Puzzle};
 use lianzhu::notation::{parse_pos, parse_position};
 use lianzhu::rules::{self, Board};
 use lianzhu::solve::{self, SolveArgs};
@@ -526,44 +526,6 @@ fn bad_options_are_refused() {
 }
 
 // ---- Agreement with the data sets ----
-
-#[derive(Default)]
-struct Puzzle {
-    id: String,
-    rule: String,
-    to_move: String,
-    black: String,
-    white: String,
-    vcf: Option<bool>,
-    min_fours: Option<u32>,
-}
-
-fn puzzles() -> Vec<Puzzle> {
-    let mut out: Vec<Puzzle> = Vec::new();
-    for line in data("vcf-puzzles.txt").lines() {
-        if let Some(id) = line.strip_prefix("[puzzle ") {
-            out.push(Puzzle {
-                id: id.trim_end_matches(']').to_string(),
-                ..Puzzle::default()
-            });
-            continue;
-        }
-        let (Some(p), Some((key, value))) = (out.last_mut(), line.split_once(':')) else {
-            continue;
-        };
-        let value = value.trim().to_string();
-        match key {
-            "rule" => p.rule = value,
-            "to_move" => p.to_move = value,
-            "black" => p.black = value,
-            "white" => p.white = value,
-            "vcf" if p.vcf.is_none() => p.vcf = Some(value == "yes"),
-            "min_fours" if p.min_fours.is_none() => p.min_fours = value.parse().ok(),
-            _ => {}
-        }
-    }
-    out
-}
 
 /// VCF-prover nodes for both `analyze` and `solve` in the agreement test.
 const PUZZLE_VCF_NODES: u64 = 300_000;

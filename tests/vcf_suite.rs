@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::data;
+use common::{data, puzzles, Puzzle};
 use lianzhu::notation::parse_pos;
 use lianzhu::rules::{self, Board};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
@@ -15,50 +15,6 @@ use lianzhu::types::{Color, Pos, Rule};
 
 /// Node limit within which every known VCF of the data set must be found.
 const PUZZLE_NODES: u64 = 2_000_000;
-
-#[derive(Debug, Default)]
-struct Puzzle {
-    id: String,
-    rule: String,
-    to_move: String,
-    black: String,
-    white: String,
-    vcf: Option<bool>,
-    min_fours: Option<u32>,
-    vct: bool,
-    renju_contrast: bool,
-}
-
-fn puzzles() -> Vec<Puzzle> {
-    let text = data("vcf-puzzles.txt");
-    let mut out: Vec<Puzzle> = Vec::new();
-    for line in text.lines() {
-        if let Some(id) = line.strip_prefix("[puzzle ") {
-            out.push(Puzzle {
-                id: id.trim_end_matches(']').to_string(),
-                ..Puzzle::default()
-            });
-            continue;
-        }
-        let (Some(p), Some((key, value))) = (out.last_mut(), line.split_once(':')) else {
-            continue;
-        };
-        let value = value.trim();
-        match key {
-            "rule" => p.rule = value.to_string(),
-            "to_move" => p.to_move = value.to_string(),
-            "black" => p.black = value.to_string(),
-            "white" => p.white = value.to_string(),
-            // A record may repeat a field; the first value is the checked one.
-            "vcf" if p.vcf.is_none() => p.vcf = Some(value == "yes"),
-            "min_fours" if p.min_fours.is_none() => p.min_fours = value.parse().ok(),
-            "vct" => p.vct = value.starts_with("yes"),
-            "renju_contrast" => p.renju_contrast = value.contains("IS a white VCF"),
-            _ => {}
-        }
-    }
-    out
-}
 
 fn setup(p: &Puzzle) -> (Board, Rule, Color) {
     let rule = Rule::from_name(&p.rule).expect("known rule");

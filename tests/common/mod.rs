@@ -5,7 +5,8 @@
 //!   same cases;
 //! - `Brain`: the real `pbrain-lianzhu` binary driven over pipes, every read bounded by a
 //!   timeout so a hung engine fails a test instead of hanging it;
-//! - `rule_checks()`: the Gomocup admission checks of `gomocup-rule-checks.txt`.
+//! - `rule_checks()`: the Gomocup admission checks of `gomocup-rule-checks.txt`;
+//! - `puzzles()`: the records of `vcf-puzzles.txt`.
 //!
 //! Not every test file uses every item, hence `dead_code` is allowed here.
 #![allow(dead_code)]
@@ -262,4 +263,51 @@ pub fn rule_checks() -> Vec<RuleCheck> {
             }
         })
         .collect()
+}
+
+/// One record of `vcf-puzzles.txt`: its id and the fields the tests use (first value of a
+/// repeated field).
+#[derive(Debug, Default)]
+pub struct Puzzle {
+    pub id: String,
+    pub rule: String,
+    pub to_move: String,
+    pub black: String,
+    pub white: String,
+    pub vcf: Option<bool>,
+    pub min_fours: Option<u32>,
+    pub vct: bool,
+    pub renju_contrast: bool,
+}
+
+/// Every record of `vcf-puzzles.txt`, in file order.
+pub fn puzzles() -> Vec<Puzzle> {
+    let text = data("vcf-puzzles.txt");
+    let mut out: Vec<Puzzle> = Vec::new();
+    for line in text.lines() {
+        if let Some(id) = line.strip_prefix("[puzzle ") {
+            out.push(Puzzle {
+                id: id.trim_end_matches(']').to_string(),
+                ..Puzzle::default()
+            });
+            continue;
+        }
+        let (Some(p), Some((key, value))) = (out.last_mut(), line.split_once(':')) else {
+            continue;
+        };
+        let value = value.trim();
+        match key {
+            "rule" => p.rule = value.to_string(),
+            "to_move" => p.to_move = value.to_string(),
+            "black" => p.black = value.to_string(),
+            "white" => p.white = value.to_string(),
+            // A record may repeat a field; the first value is the checked one.
+            "vcf" if p.vcf.is_none() => p.vcf = Some(value == "yes"),
+            "min_fours" if p.min_fours.is_none() => p.min_fours = value.parse().ok(),
+            "vct" => p.vct = value.starts_with("yes"),
+            "renju_contrast" => p.renju_contrast = value.contains("IS a white VCF"),
+            _ => {}
+        }
+    }
+    out
 }
