@@ -5,30 +5,11 @@
 
 mod common;
 
-use common::Rng;
+use common::{random_board, Rng};
 use lianzhu::rules::{self, Board};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
 use lianzhu::threat::{format_line, verify_vcf_line};
 use lianzhu::types::{Color, Pos, Rule};
-
-/// A random position: `stones` stones alternating colours in a `span`-wide square around the
-/// centre, none of them completing a five, so the game is still on.
-fn random_board(rng: &mut Rng, rule: Rule, size: usize, stones: usize, span: usize) -> Board {
-    let mut b = Board::square(size).unwrap();
-    let lo = (size - span) / 2;
-    let mut color = Color::Black;
-    let mut tries = 0;
-    while b.stone_count() < stones && tries < 10_000 {
-        tries += 1;
-        let p = Pos::new(lo + rng.below(span), lo + rng.below(span));
-        if !b.is_empty(p) || rules::is_five(&b, p, color, rule) {
-            continue;
-        }
-        b.place(p, color);
-        color = color.opponent();
-    }
-    b
-}
 
 /// A 32x32 or 20x11 board with the stones packed into a corner, to exercise the edges.
 fn corner_board(rng: &mut Rng, rule: Rule, stones: usize) -> Board {

@@ -299,6 +299,14 @@ impl EvalBoard {
         self.area.push(rect);
     }
 
+    /// Gives the turn to the other side without a stone (a null move; the threat state does
+    /// not depend on the side to move). A second `pass` takes it back.
+    #[inline]
+    pub fn pass(&mut self) {
+        let other = self.board.side_to_move().opponent();
+        self.board.set_side_to_move(other);
+    }
+
     /// Takes back the last stone.
     pub fn undo(&mut self) {
         let (p, color) = self.board.undo().expect("undo with an empty history");

@@ -15,7 +15,7 @@
 use super::history::History;
 use crate::eval::EvalBoard;
 use crate::rules::pattern::{CellThreat, MAYBE_FOUL};
-use crate::types::{Color, Pos, Rule};
+use crate::types::{Color, Pos, Rule, DIRECTIONS};
 
 /// A candidate move with its ordering score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +122,40 @@ pub fn fours(eb: &EvalBoard, me: Color, least: CellThreat, out: &mut Vec<ScoredM
             threat: mine,
             blocks: eb.threat(p, opp),
         });
+    }
+    out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
+}
+
+/// Fills `out` with the points on the four lines through `p` (within 4 cells) where `me`
+/// makes a threat of class `least` or better (a four or better) and may play, strongest
+/// threat first: the fours that a stone at `p` can have created.
+pub fn fours_through(
+    eb: &EvalBoard,
+    me: Color,
+    p: Pos,
+    least: CellThreat,
+    out: &mut Vec<ScoredMove>,
+) {
+    debug_assert!(least.is_four_or_better());
+    out.clear();
+    let opp = me.opponent();
+    for d in DIRECTIONS {
+        for step in (-4..=4).filter(|&s| s != 0) {
+            let q = p.offset(d, step);
+            if !eb.board().is_empty(q) {
+                continue;
+            }
+            let mine = eb.threat(q, me);
+            if mine < least || !allowed(eb, me, q) {
+                continue;
+            }
+            out.push(ScoredMove {
+                pos: q,
+                score: ATTACK[mine as usize] + eb.cell_value(q, me),
+                threat: mine,
+                blocks: eb.threat(q, opp),
+            });
+        }
     }
     out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
 }

@@ -6,12 +6,14 @@
 //! - `Brain`: the real `pbrain-lianzhu` binary driven over pipes, every read bounded by a
 //!   timeout so a hung engine fails a test instead of hanging it;
 //! - `rule_checks()`: the Gomocup admission checks of `gomocup-rule-checks.txt`;
-//! - `puzzles()`: the records of `vcf-puzzles.txt`.
+//! - `puzzles()`: the records of `vcf-puzzles.txt`;
+//! - `random_board(..)`: a random position of the property tests.
 //!
 //! Not every test file uses every item, hence `dead_code` is allowed here.
 #![allow(dead_code)]
 
 use lianzhu::notation::parse_moves;
+use lianzhu::rules::{self, Board};
 use lianzhu::types::{Color, Pos, Rule};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -310,4 +312,23 @@ pub fn puzzles() -> Vec<Puzzle> {
         }
     }
     out
+}
+
+/// A random position: `stones` stones alternating colours in a `span`-wide square around the
+/// centre, none of them completing a five, so the game is still on.
+pub fn random_board(rng: &mut Rng, rule: Rule, size: usize, stones: usize, span: usize) -> Board {
+    let mut b = Board::square(size).unwrap();
+    let lo = (size - span) / 2;
+    let mut color = Color::Black;
+    let mut tries = 0;
+    while b.stone_count() < stones && tries < 10_000 {
+        tries += 1;
+        let p = Pos::new(lo + rng.below(span), lo + rng.below(span));
+        if !b.is_empty(p) || rules::is_five(&b, p, color, rule) {
+            continue;
+        }
+        b.place(p, color);
+        color = color.opponent();
+    }
+    b
 }

@@ -1,0 +1,176 @@
+//! The search's leaf VCF probe (`search::probe`): every win it claims is one the full provers
+//! confirm; it never claims a win under caro; it restores the board (stones, side to move, hash, pattern state).
+
+mod common;
+
+use common::{puzzles, random_board, Rng};
+use lianzhu::eval::EvalBoard;
+use lianzhu::notation::parse_pos;
+use lianzhu::rules::pattern::CellThreat;
+use lianzhu::rules::Board;
+use lianzhu::search::params::{PROBE_FOURS, PROBE_NODES};
+use lianzhu::search::probe::{Probe, ProbeLimits};
+use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
+use lianzhu::threat::vct;
+use lianzhu::types::{Color, Rule};
+
+/// The limits the search uses, and a larger budget that reaches more lines.
+const LIMITS: [ProbeLimits; 2] = [
+    ProbeLimits {
+        nodes: PROBE_NODES,
+        fours: PROBE_FOURS,
+    },
+    ProbeLimits {
+        nodes: 2_000,
+        fours: 10,
+    },
+];
+
+/// Checks a probe's claim of a win for `attacker`: the VCF prover finds one, or (the probe's
+/// four-three and double-three shortcuts against a defender without fours are wins by
+/// threats, not only fours) the VCT prover does.
+fn confirm(b: &Board, rule: Rule, attacker: Color, plies: u32, what: &str) {
+    let limits = VcfLimits {
+        max_nodes: 2_000_000,
+        max_fours: 60,
+    };
+    if let VcfOutcome::Win(_) = vcf::solve(b, rule, attacker, limits).outcome {
+        return;
+    }
+    let r = vct::solve(b, rule, attacker, limits);
+    assert!(
+        matches!(r.outcome, VcfOutcome::Win(_)),
+        "{what}: probe claims a win in {plies} plies, the VCF prover finds none and the VCT \
+         prover says {:?}\n{b:?}",
+        r.outcome
+    );
+}
+
+/// Runs the probe for `attacker` and checks that the board came back as it was.
+fn probe(p: &mut Probe, eb: &mut EvalBoard, attacker: Color, limits: ProbeLimits) -> Option<u32> {
+    let (hash, side, stones) = (
+        eb.board().hash(),
+        eb.side_to_move(),
+        eb.board().stone_count(),
+    );
+    let r = p.vcf(eb, attacker, limits);
+    assert_eq!(eb.board().hash(), hash, "hash restored");
+    assert_eq!(eb.side_to_move(), side, "side to move restored");
+    assert_eq!(eb.board().stone_count(), stones, "stones restored");
+    r
+}
+
+#[test]
+fn claimed_wins_are_real_on_random_positions() {
+    let mut rng = Rng(0x5EED_F0C5);
+    let rules = [Rule::Freestyle, Rule::Standard, Rule::Renju];
+    let mut p = Probe::default();
+    let (mut claims, mut passed_claims, mut tries) = (0, 0, 0);
+    for i in 0..1500 {
+        let rule = rules[i % rules.len()];
+        let stones = 10 + rng.below(40);
+        let span = 7 + rng.below(8);
+        let b = random_board(&mut rng, rule, 15, stones, span);
+        let mut eb = EvalBoard::new(&b, rule);
+        // The defender must not hold a five point, as at the search's horizon.
+        for attacker in [Color::Black, Color::White] {
+            if eb.count(attacker.opponent(), CellThreat::Five) > 0
+                || eb.count(attacker, CellThreat::Five) > 0
+            {
+                continue;
+            }
+            for limits in LIMITS {
+                tries += 1;
+                if let Some(n) = probe(&mut p, &mut eb, attacker, limits) {
+                    claims += 1;
+                    if attacker != eb.side_to_move() {
+                        passed_claims += 1;
+                    }
+                    confirm(
+                        &b,
+                        rule,
+                        attacker,
+                        n,
+                        &format!("case {i} ({rule}, {attacker:?})"),
+                    );
+                }
+            }
+        }
+        if i % 100 == 0 {
+            eb.check_consistency().expect("pattern state restored");
+        }
+    }
+    eprintln!("random positions: {claims} claims ({passed_claims} for the side not to move) in {tries} probes");
+    // The sample must contain claims of both kinds, or it proves nothing.
+    assert!(claims >= 200, "only {claims} claims");
+    assert!(
+        passed_claims >= 50,
+        "only {passed_claims} claims for the side not to move"
+    );
+}
+
+#[test]
+fn puzzles_no_false_wins_and_a_share_found() {
+    let mut p = Probe::default();
+    let (mut found, mut wins, mut nones, mut threat_wins) = (0, 0, 0, 0);
+    for z in puzzles() {
+        let rule = Rule::from_name(&z.rule).expect("known rule");
+        let mut b = Board::square(15).unwrap();
+        for (list, color) in [(&z.black, Color::Black), (&z.white, Color::White)] {
+            for w in list.split_whitespace() {
+                b.place(parse_pos(w).unwrap(), color);
+            }
+        }
+        let attacker = if z.to_move == "black" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        b.set_side_to_move(attacker);
+        let mut eb = EvalBoard::new(&b, rule);
+        let r = probe(&mut p, &mut eb, attacker, LIMITS[1]);
+        match z.vcf {
+            Some(false) => {
+                // No VCF, but the shortcuts may still see a win by threats (a double three
+                // against a defender without fours), which the VCT prover must confirm.
+                nones += 1;
+                if let Some(n) = r {
+                    threat_wins += 1;
+                    confirm(&b, rule, attacker, n, &z.id);
+                }
+            }
+            Some(true) => {
+                wins += 1;
+                if let Some(n) = r {
+                    found += 1;
+                    confirm(&b, rule, attacker, n, &z.id);
+                }
+            }
+            None => {}
+        }
+    }
+    eprintln!(
+        "puzzles: probe found {found} of {wins} VCFs; {threat_wins} of {nones} no-VCF cases \
+         are wins by threats the VCT prover confirms"
+    );
+    assert!(nones > 0 && wins > 0, "the data file has both kinds");
+    // The probe gives up lines a full prover finds (plain fours, fours away from the last
+    // one), but it must find a share of the real ones or it probes nothing.
+    assert!(found * 4 >= wins, "probe found only {found} of {wins}");
+}
+
+#[test]
+fn caro_is_never_probed() {
+    let mut rng = Rng(0xCA20);
+    let mut p = Probe::default();
+    for rule in [Rule::Caro, Rule::CaroExact] {
+        for _ in 0..100 {
+            let stones = 20 + rng.below(30);
+            let b = random_board(&mut rng, rule, 15, stones, 9);
+            let mut eb = EvalBoard::new(&b, rule);
+            for attacker in [Color::Black, Color::White] {
+                assert_eq!(probe(&mut p, &mut eb, attacker, LIMITS[1]), None);
+            }
+        }
+    }
+}
