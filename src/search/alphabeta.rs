@@ -1,6 +1,6 @@
 //! The per-thread searcher: iterative deepening, aspiration windows, principal variation
-//! search over an [`EvalBoard`] with a quiescence search over fours at the horizon, laid out as
-//! `Step N.` blocks.
+//! search over an [`EvalBoard`] with a VCF probe and a quiescence search over fours at the
+//! horizon, laid out as `Step N.` blocks.
 //!
 //! Invariants: the board is restored exactly after every call (make/undo in stack order);
 //! scores are from the side to move's view, mate scores count plies from the root
@@ -11,6 +11,7 @@
 use super::history::History;
 use super::movegen::{self, Hints, NodeKind, ScoredMove};
 use super::params::*;
+use super::probe::{Probe, ProbeLimits};
 use super::time::Clock;
 use super::tt::{Bound, Tt};
 use crate::eval::EvalBoard;
@@ -82,6 +83,7 @@ pub(crate) struct Worker<'a> {
     unflushed: u64,
     history: History,
     frames: Vec<Frame>,
+    probe: Probe,
     pub root_moves: Vec<RootMove>,
     /// Share of the optimum time this position deserves (below 1 when the root only has
     /// defences to choose from).
@@ -99,6 +101,7 @@ impl<'a> Worker<'a> {
             unflushed: 0,
             history: History::new(),
             frames: vec![Frame::default(); MAX_PLY + 2],
+            probe: Probe::default(),
             root_moves: roots
                 .iter()
                 .map(|&pos| RootMove {
@@ -410,9 +413,16 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
-        // Step 3. Horizon: the four-move quiescence search, unless a five threat forces the
-        // reply.
+        // Step 3. Horizon (unless a five threat forces the reply): a VCF the probe finds is
+        // a win; otherwise the four-move quiescence search.
         if depth <= 0 && opp_fives == 0 {
+            const LIMITS: ProbeLimits = ProbeLimits {
+                nodes: PROBE_NODES,
+                fours: PROBE_FOURS,
+            };
+            if let Some(n) = self.probe.vcf(&mut self.eb, me, LIMITS) {
+                return mate_in(ply + n as usize);
+            }
             return self.quiescence(alpha, beta, ply, QS_FOURS);
         }
 

@@ -34,8 +34,8 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 /// First move index (0-based) that may be reduced.
 pub const LMR_MIN_MOVE: usize = 3;
 
-/// Most fours of the side to move in the quiescence search at the horizon (the VCF probe at
-/// the leaves: it replaced a call of the VCF prover there, which lost a third of the speed).
+/// Most fours of the side to move in the quiescence search at the horizon (after the VCF
+/// probe; a call of the full VCF prover there lost a third of the speed).
 pub const QS_FOURS: u32 = 4;
 /// The least threat class of a four the quiescence search plays (a four-three or better).
 pub const QS_MIN_THREAT: CellThreat = CellThreat::Block4Flex3;
