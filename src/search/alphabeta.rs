@@ -84,6 +84,8 @@ pub(crate) struct Worker<'a> {
     history: History,
     frames: Vec<Frame>,
     probe: Probe,
+    /// Depth of the iteration being searched.
+    root_depth: i32,
     pub root_moves: Vec<RootMove>,
     /// Share of the optimum time this position deserves (below 1 when the root only has
     /// defences to choose from).
@@ -102,6 +104,7 @@ impl<'a> Worker<'a> {
             history: History::new(),
             frames: vec![Frame::default(); MAX_PLY + 2],
             probe: Probe::default(),
+            root_depth: 0,
             root_moves: roots
                 .iter()
                 .map(|&pos| RootMove {
@@ -129,6 +132,7 @@ impl<'a> Worker<'a> {
         let mut stable = 0;
         let first = 1 + (self.id % 2) as i32;
         for depth in first..=max_depth {
+            self.root_depth = depth;
             // Step 1. Aspiration window around the previous score.
             let mut delta = ASPIRATION_DELTA;
             let (mut alpha, mut beta) =
@@ -414,7 +418,12 @@ impl<'a> Worker<'a> {
         }
 
         // Step 3. Horizon (unless a five threat forces the reply): a VCF the probe finds is
-        // a win; otherwise the four-move quiescence search.
+        // a win. On the principal variation, a node whose opponent has a VCF cannot stand
+        // pat, so it gets one more ply (a few plies beyond the iteration at most; probing
+        // the opponent at every horizon node doubled the bench time). Otherwise the
+        // four-move quiescence search.
+        let mut depth = depth;
+        let mut threatened = false;
         if depth <= 0 && opp_fives == 0 {
             const LIMITS: ProbeLimits = ProbeLimits {
                 nodes: PROBE_NODES,
@@ -423,7 +432,14 @@ impl<'a> Worker<'a> {
             if let Some(n) = self.probe.vcf(&mut self.eb, me, LIMITS) {
                 return mate_in(ply + n as usize);
             }
-            return self.quiescence(alpha, beta, ply, QS_FOURS);
+            if !(pv_node
+                && (ply as i32) < self.root_depth + THREAT_EXTENSION_PLIES
+                && self.probe.vcf(&mut self.eb, opp, LIMITS).is_some())
+            {
+                return self.quiescence(alpha, beta, ply, QS_FOURS);
+            }
+            depth = 1;
+            threatened = true;
         }
 
         // Step 4. Transposition table.
@@ -448,7 +464,8 @@ impl<'a> Worker<'a> {
 
         // Step 5. Static evaluation and reverse futility pruning in quiet positions.
         let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
-        let opp_threat = opp_fives > 0
+        let opp_threat = threatened
+            || opp_fives > 0
             || self.eb.count(opp, CellThreat::Flex4) + self.eb.count(opp, CellThreat::Block4x2) > 0;
         if !pv_node
             && !opp_threat

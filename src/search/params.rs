@@ -45,6 +45,10 @@ pub const PROBE_NODES: u32 = 12;
 /// Most attacker fours in one line of the leaf probe.
 pub const PROBE_FOURS: u32 = 10;
 
+/// A principal-variation horizon node whose opponent has a VCF is searched one ply deeper
+/// while its ply is less than the iteration's depth plus this.
+pub const THREAT_EXTENSION_PLIES: i32 = 4;
+
 /// Nodes between time checks on the main thread.
 pub const TIME_CHECK_NODES: u64 = 256;
 
