@@ -2,11 +2,15 @@
 //!
 //! `cargo bench --bench vcf` prints, for the VCF records (vcf: yes / no), how many positions
 //! were answered correctly, the median and worst nodes and time per position, and the same
-//! for the VCT records with `--vct`-style search, and the cost of a `has_vcf_quick` leaf probe. Each position is solved `RUNS` times and the
-//! fastest time is kept, so the figures measure the solver rather than machine noise.
+//! for the VCT records with `--vct`-style search, and the cost of a `has_vcf_quick` probe and
+//! of the search's leaf probe (`search::probe`) per call. Each position is solved `RUNS` times
+//! and the fastest time is kept, so the figures measure the solver rather than machine noise.
 
+use lianzhu::eval::EvalBoard;
 use lianzhu::notation::parse_pos;
 use lianzhu::rules::Board;
+use lianzhu::search::params::{PROBE_FOURS, PROBE_NODES};
+use lianzhu::search::probe::{Probe, ProbeLimits};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
 use lianzhu::threat::vct;
 use lianzhu::types::{Color, Rule};
@@ -207,6 +211,42 @@ fn main() {
             "VcfProver::has_vcf_quick({budget} nodes), random positions: {:.1} us per call ({found} of {} found)",
             start.elapsed().as_secs_f64() * 1e6 / boards.len() as f64,
             boards.len()
+        );
+    }
+    // The search's leaf probe (search::probe) on the same positions, on boards built
+    // beforehand (the search keeps its board; building it is not part of a probe).
+    let mut ebs: Vec<EvalBoard> = boards
+        .iter()
+        .map(|b| EvalBoard::new(b, Rule::Freestyle))
+        .collect();
+    let mut probe = Probe::default();
+    for eb in &mut ebs {
+        // Warm-up pass (caches, the probe's move lists), not timed.
+        let me = eb.side_to_move();
+        probe.vcf(
+            eb,
+            me,
+            ProbeLimits {
+                nodes: 64,
+                fours: PROBE_FOURS,
+            },
+        );
+    }
+    for nodes in [PROBE_NODES, 64] {
+        let limits = ProbeLimits {
+            nodes,
+            fours: PROBE_FOURS,
+        };
+        let start = Instant::now();
+        let mut found = 0;
+        for eb in &mut ebs {
+            let me = eb.side_to_move();
+            found += probe.vcf(eb, me, limits).is_some() as usize;
+        }
+        println!(
+            "search::probe ({nodes} nodes), random positions: {:.1} us per call ({found} of {} found)",
+            start.elapsed().as_secs_f64() * 1e6 / ebs.len() as f64,
+            ebs.len()
         );
     }
     let vct_limits = VcfLimits {
