@@ -5,7 +5,6 @@ mod common;
 
 use common::{puzzles, random_board, Rng};
 use lianzhu::eval::EvalBoard;
-use lianzhu::notation::parse_pos;
 use lianzhu::rules::pattern::CellThreat;
 use lianzhu::rules::Board;
 use lianzhu::search::params::{PROBE_FOURS, PROBE_NODES};
@@ -114,19 +113,7 @@ fn puzzles_no_false_wins_and_a_share_found() {
     let mut p = Probe::default();
     let (mut found, mut wins, mut nones, mut threat_wins) = (0, 0, 0, 0);
     for z in puzzles() {
-        let rule = Rule::from_name(&z.rule).expect("known rule");
-        let mut b = Board::square(15).unwrap();
-        for (list, color) in [(&z.black, Color::Black), (&z.white, Color::White)] {
-            for w in list.split_whitespace() {
-                b.place(parse_pos(w).unwrap(), color);
-            }
-        }
-        let attacker = if z.to_move == "black" {
-            Color::Black
-        } else {
-            Color::White
-        };
-        b.set_side_to_move(attacker);
+        let (b, rule, attacker) = z.setup();
         let mut eb = EvalBoard::new(&b, rule);
         let r = probe(&mut p, &mut eb, attacker, LIMITS[1]);
         match z.vcf {

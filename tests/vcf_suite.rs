@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{data, puzzles, Puzzle};
+use common::{data, puzzles};
 use lianzhu::notation::parse_pos;
 use lianzhu::rules::{self, Board};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
@@ -15,23 +15,6 @@ use lianzhu::types::{Color, Pos, Rule};
 
 /// Node limit within which every known VCF of the data set must be found.
 const PUZZLE_NODES: u64 = 2_000_000;
-
-fn setup(p: &Puzzle) -> (Board, Rule, Color) {
-    let rule = Rule::from_name(&p.rule).expect("known rule");
-    let mut b = Board::square(15).unwrap();
-    for (list, color) in [(&p.black, Color::Black), (&p.white, Color::White)] {
-        for w in list.split_whitespace() {
-            b.place(parse_pos(w).unwrap(), color);
-        }
-    }
-    let to_move = if p.to_move == "black" {
-        Color::Black
-    } else {
-        Color::White
-    };
-    b.set_side_to_move(to_move);
-    (b, rule, to_move)
-}
 
 /// Attacker fours in a line (the five excluded).
 fn fours(line: &[Pos]) -> u32 {
@@ -49,7 +32,7 @@ fn every_puzzle_answered_correctly() {
     let (mut wins, mut nowins, mut shortest) = (0, 0, 0);
     let mut failures = Vec::new();
     for p in all.iter().filter(|p| p.vcf.is_some()) {
-        let (b, rule, attacker) = setup(p);
+        let (b, rule, attacker) = p.setup();
         let r = vcf::solve(&b, rule, attacker, limits);
         match (&r.outcome, p.vcf) {
             (VcfOutcome::Win(line), Some(true)) => {
@@ -150,7 +133,7 @@ fn data_lines_with_forbidden_blocks_are_found() {
     let mut with_pass = 0;
     for id in ids {
         let p = all.iter().find(|p| p.id == id).unwrap();
-        let (b, rule, attacker) = setup(p);
+        let (b, rule, attacker) = p.setup();
         assert_eq!(rule, Rule::Renju);
         let r = vcf::solve(&b, rule, attacker, VcfLimits::default());
         let VcfOutcome::Win(line) = r.outcome else {
@@ -269,7 +252,7 @@ fn vct_puzzles_are_won_with_replayable_lines() {
     };
     let (mut won, mut unknown) = (0, Vec::new());
     for p in puzzles().iter().filter(|p| p.vct) {
-        let (b, rule, attacker) = setup(p);
+        let (b, rule, attacker) = p.setup();
         let r = lianzhu::threat::vct::solve(&b, rule, attacker, limits);
         match &r.outcome {
             VcfOutcome::Win(line) => {
@@ -340,7 +323,7 @@ fn renju_contrast_positions_are_white_vcfs_in_renju() {
     // is a white VCF: black's forbidden points make the difference.
     let mut checked = 0;
     for p in puzzles().iter().filter(|p| p.renju_contrast) {
-        let (b, _, attacker) = setup(p);
+        let (b, _, attacker) = p.setup();
         assert_eq!(attacker, Color::White, "{}", p.id);
         let r = vcf::solve(&b, Rule::Renju, attacker, VcfLimits::default());
         let VcfOutcome::Win(line) = r.outcome else {
@@ -364,7 +347,7 @@ fn a_reused_prover_answers_like_fresh_ones() {
     let all = puzzles();
     for round in 0..2 {
         for p in all.iter().filter(|p| p.vcf.is_some()) {
-            let (b, rule, attacker) = setup(p);
+            let (b, rule, attacker) = p.setup();
             let r = prover.solve(&b, rule, attacker, limits);
             match (&r.outcome, p.vcf) {
                 (VcfOutcome::Win(line), Some(true)) => {

@@ -102,27 +102,28 @@ pub fn has_winning_threat(eb: &EvalBoard, color: Color) -> bool {
         && eb.count_at_least(color.opponent(), CellThreat::Block4) == 0
 }
 
+/// The four (threat class `least` or better) `me` makes at `p`, if `p` is empty and `me` may
+/// play there, scored for ordering.
+#[inline]
+fn four_at(eb: &EvalBoard, me: Color, least: CellThreat, p: Pos) -> Option<ScoredMove> {
+    if !eb.board().is_empty(p) {
+        return None;
+    }
+    let mine = eb.threat(p, me);
+    (mine >= least && allowed(eb, me, p)).then(|| ScoredMove {
+        pos: p,
+        score: ATTACK[mine as usize] + eb.cell_value(p, me),
+        threat: mine,
+        blocks: eb.threat(p, me.opponent()),
+    })
+}
+
 /// Fills `out` with the points where `me` makes a threat of class `least` or better (a four
 /// or better) and may play, strongest threat first (then by cell value, then [`Pos`]).
 pub fn fours(eb: &EvalBoard, me: Color, least: CellThreat, out: &mut Vec<ScoredMove>) {
     debug_assert!(least.is_four_or_better());
     out.clear();
-    let opp = me.opponent();
-    for p in eb.candidates() {
-        if !eb.board().is_empty(p) {
-            continue;
-        }
-        let mine = eb.threat(p, me);
-        if mine < least || !allowed(eb, me, p) {
-            continue;
-        }
-        out.push(ScoredMove {
-            pos: p,
-            score: ATTACK[mine as usize] + eb.cell_value(p, me),
-            threat: mine,
-            blocks: eb.threat(p, opp),
-        });
-    }
+    out.extend(eb.candidates().filter_map(|p| four_at(eb, me, least, p)));
     out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
 }
 
@@ -138,24 +139,9 @@ pub fn fours_through(
 ) {
     debug_assert!(least.is_four_or_better());
     out.clear();
-    let opp = me.opponent();
     for d in DIRECTIONS {
-        for step in (-4..=4).filter(|&s| s != 0) {
-            let q = p.offset(d, step);
-            if !eb.board().is_empty(q) {
-                continue;
-            }
-            let mine = eb.threat(q, me);
-            if mine < least || !allowed(eb, me, q) {
-                continue;
-            }
-            out.push(ScoredMove {
-                pos: q,
-                score: ATTACK[mine as usize] + eb.cell_value(q, me),
-                threat: mine,
-                blocks: eb.threat(q, opp),
-            });
-        }
+        let line = (-4..=4).filter(|&s| s != 0).map(|s| p.offset(d, s));
+        out.extend(line.filter_map(|q| four_at(eb, me, least, q)));
     }
     out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
 }

@@ -12,7 +12,7 @@
 //! Not every test file uses every item, hence `dead_code` is allowed here.
 #![allow(dead_code)]
 
-use lianzhu::notation::parse_moves;
+use lianzhu::notation::{parse_moves, parse_pos};
 use lianzhu::rules::{self, Board};
 use lianzhu::types::{Color, Pos, Rule};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -280,6 +280,26 @@ pub struct Puzzle {
     pub min_fours: Option<u32>,
     pub vct: bool,
     pub renju_contrast: bool,
+}
+
+impl Puzzle {
+    /// The position (15x15), its rule and the side to move (the attacker of the record).
+    pub fn setup(&self) -> (Board, Rule, Color) {
+        let rule = Rule::from_name(&self.rule).expect("known rule");
+        let mut b = Board::square(15).unwrap();
+        for (list, color) in [(&self.black, Color::Black), (&self.white, Color::White)] {
+            for w in list.split_whitespace() {
+                b.place(parse_pos(w).unwrap(), color);
+            }
+        }
+        let to_move = if self.to_move == "black" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        b.set_side_to_move(to_move);
+        (b, rule, to_move)
+    }
 }
 
 /// Every record of `vcf-puzzles.txt`, in file order.
