@@ -230,9 +230,10 @@ pub fn analyze_position(
     };
     let share = limits.share(wanted);
     for r in found {
-        let pv = match r.pv.first() == Some(&r.best) {
-            true => r.pv,
-            false => vec![r.best],
+        let pv = if r.pv.first() == Some(&r.best) {
+            r.pv
+        } else {
+            vec![r.best]
         };
         let mut line = Line {
             mv: r.best,

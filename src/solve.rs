@@ -67,7 +67,7 @@ pub fn run(args: &SolveArgs, input: impl BufRead, mut output: impl Write) -> io:
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        let reply = match setup(args, text) {
+        let reply = match read_position(text, args.size, args.rule) {
             Ok(board) => {
                 let start = Instant::now();
                 let result = solve_one(args, &board);
@@ -78,11 +78,6 @@ pub fn run(args: &SolveArgs, input: impl BufRead, mut output: impl Write) -> io:
         writeln!(output, "{reply}")?;
     }
     output.flush()
-}
-
-/// The board of one input line, with its side to move ([`read_position`]).
-fn setup(args: &SolveArgs, text: &str) -> Result<Board, String> {
-    read_position(text, args.size, args.rule)
 }
 
 /// The board of one input line, with its side to move, on a `size` x `size` board; an error

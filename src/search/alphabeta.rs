@@ -423,7 +423,6 @@ impl<'a> Worker<'a> {
         // the opponent at every horizon node doubled the bench time). Otherwise the
         // four-move quiescence search.
         let mut depth = depth;
-        let mut threatened = false;
         if depth <= 0 && opp_fives == 0 {
             const LIMITS: ProbeLimits = ProbeLimits {
                 nodes: PROBE_NODES,
@@ -439,7 +438,6 @@ impl<'a> Worker<'a> {
                 return self.quiescence(alpha, beta, ply, QS_FOURS);
             }
             depth = 1;
-            threatened = true;
         }
 
         // Step 4. Transposition table.
@@ -464,8 +462,7 @@ impl<'a> Worker<'a> {
 
         // Step 5. Static evaluation and reverse futility pruning in quiet positions.
         let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
-        let opp_threat = threatened
-            || opp_fives > 0
+        let opp_threat = opp_fives > 0
             || self.eb.count(opp, CellThreat::Flex4) + self.eb.count(opp, CellThreat::Block4x2) > 0;
         if !pv_node
             && !opp_threat

@@ -3,8 +3,8 @@
 //! Layout: `alphabeta` (the per-thread PVS worker), `movegen` (threat-aware generation),
 //! `probe` (the cheap VCF probe of the leaves), `defence` (the last check of a move against
 //! the opponent's VCF), `tt` (shared lock-free table), `history`, `time` (the time manager),
-//! `params` (every tunable). Lazy SMP: [`Limits::threads`] workers share the TT and the stop flags; the main
-//! worker alone reads the clock and reports.
+//! `params` (every tunable). Lazy SMP: [`Limits::threads`] workers share the TT and the
+//! stop flags; the main worker alone reads the clock and reports.
 //!
 //! Invariants: the move returned is always legal for the side to move (checked with the
 //! rules layer's exact test); an immediate win is taken and a single forced reply is played

@@ -127,6 +127,18 @@ pub fn fours(eb: &EvalBoard, me: Color, least: CellThreat, out: &mut Vec<ScoredM
     out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
 }
 
+/// The points on the four lines through `p` within 4 cells, `p` excluded, line by line
+/// (off-board points included: they read as walls).
+#[inline]
+pub fn line_points(p: Pos) -> [Pos; 32] {
+    let mut out = [p; 32];
+    for (i, q) in out.iter_mut().enumerate() {
+        let step = (i % 8) as isize - 4;
+        *q = p.offset(DIRECTIONS[i / 8], if step >= 0 { step + 1 } else { step });
+    }
+    out
+}
+
 /// Fills `out` with the points on the four lines through `p` (within 4 cells) where `me`
 /// makes a threat of class `least` or better (a four or better) and may play, strongest
 /// threat first: the fours that a stone at `p` can have created.
@@ -139,10 +151,11 @@ pub fn fours_through(
 ) {
     debug_assert!(least.is_four_or_better());
     out.clear();
-    for d in DIRECTIONS {
-        let line = (-4..=4).filter(|&s| s != 0).map(|s| p.offset(d, s));
-        out.extend(line.filter_map(|q| four_at(eb, me, least, q)));
-    }
+    out.extend(
+        line_points(p)
+            .into_iter()
+            .filter_map(|q| four_at(eb, me, least, q)),
+    );
     out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
 }
 

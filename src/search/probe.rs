@@ -16,7 +16,7 @@
 use super::movegen::{self, ScoredMove};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
-use crate::types::{Color, Pos, Rule, DIRECTIONS};
+use crate::types::{Color, Pos, Rule};
 
 /// How much one probe may look at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +95,11 @@ impl Probe {
         if opp_fives == 1 {
             // The defender's last block made a four: only its five point, if that is a four.
             moves.clear();
-            if let Some(p) = five_point_near(eb, eb.board().last_move(), opp) {
+            if let Some(p) = eb
+                .board()
+                .last_move()
+                .and_then(|q| five_point_near(eb, q, opp))
+            {
                 let t = eb.threat(p, me);
                 if t.is_four_or_better() && eb.is_legal(p) {
                     moves.push(ScoredMove {
@@ -124,7 +128,7 @@ impl Probe {
             }
             *budget -= 1;
             eb.make(m.pos);
-            let block = five_point_near(eb, Some(m.pos), me);
+            let block = five_point_near(eb, m.pos, me);
             let result = match block {
                 // A four always has a five point; a missing one means a table disagreement, so
                 // claim nothing.
@@ -150,15 +154,8 @@ impl Probe {
 
 /// The empty point on one of the four lines through `p` (within 4 cells) where `color` makes
 /// five, if any.
-fn five_point_near(eb: &EvalBoard, p: Option<Pos>, color: Color) -> Option<Pos> {
-    let p = p?;
-    for d in DIRECTIONS {
-        for step in (-4..=4).filter(|&s| s != 0) {
-            let q = p.offset(d, step);
-            if eb.board().is_empty(q) && eb.threat(q, color) == CellThreat::Five {
-                return Some(q);
-            }
-        }
-    }
-    None
+fn five_point_near(eb: &EvalBoard, p: Pos, color: Color) -> Option<Pos> {
+    movegen::line_points(p)
+        .into_iter()
+        .find(|&q| eb.board().is_empty(q) && eb.threat(q, color) == CellThreat::Five)
 }
