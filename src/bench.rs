@@ -15,6 +15,8 @@ use std::time::Instant;
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: i32 = 8;
+/// Node budget of the bench's second pass, which reports the depth each position reaches.
+pub const DEPTH_PASS_NODES: u64 = 200_000;
 /// TT size used by the bench.
 pub const BENCH_HASH_BYTES: usize = 16 << 20;
 
@@ -68,6 +70,33 @@ pub fn run(depth: i32, out: &mut dyn Write) -> io::Result<u64> {
         )?;
     }
     let secs = start.elapsed().as_secs_f64().max(1e-6);
+    // Second pass: how deep a fixed node budget gets, and the branching factor that implies.
+    let mut depths = 0.0;
+    let mut log_branching = 0.0;
+    for &(size, rule, moves) in POSITIONS {
+        let mut board = Board::square(size).expect("bench board size");
+        for p in parse_moves(moves).expect("bench position") {
+            board.try_make(p).expect("bench move");
+        }
+        searcher.clear();
+        let limits = Limits {
+            max_nodes: DEPTH_PASS_NODES,
+            ..Limits::depth(crate::search::params::MAX_DEPTH)
+        };
+        let r = searcher
+            .think(&board, rule, &limits, &stop, &mut |_| {})
+            .expect("bench positions have moves");
+        let depth = f64::from(r.depth.max(1));
+        depths += depth;
+        log_branching += (r.nodes.max(2) as f64).ln() / depth;
+    }
+    let n = POSITIONS.len() as f64;
+    writeln!(
+        out,
+        "Depth at {DEPTH_PASS_NODES} nodes: mean {:.2}, branching factor {:.2}",
+        depths / n,
+        (log_branching / n).exp()
+    )?;
     writeln!(out, "Nodes searched: {total}")?;
     writeln!(out, "Nodes/second: {}", (total as f64 / secs) as u64)?;
     writeln!(out, "Signature: {signature:016x}")?;
