@@ -28,11 +28,16 @@ impl Default for TimeControl {
     }
 }
 
-/// Fixed reserve kept from every turn limit for process and pipe overhead (ms); a further
-/// 1/16 of the turn, at most [`TURN_RESERVE_MAX_MS`], is kept as well.
-pub const TURN_RESERVE_MS: i64 = 50;
+/// Fixed reserve kept from every turn limit for process and pipe overhead and for the last
+/// check of a VCF defence after the search (ms); a further 1/32 of the turn, at most
+/// [`TURN_RESERVE_MAX_MS`], is kept as well.
+pub const TURN_RESERVE_MS: i64 = 30;
 /// Cap of the proportional part of the turn reserve (ms).
 pub const TURN_RESERVE_MAX_MS: i64 = 250;
+/// The optimum is this share of the maximum (per mille) when the turn alone limits the move:
+/// iterations grow about threefold, so most moves end in an iteration cut at the maximum,
+/// whose fully searched best root move is kept.
+pub const OPTIMUM_PER_MILLE: i64 = 900;
 /// Fixed reserve kept from the match time left (ms).
 pub const MATCH_RESERVE_MS: i64 = 100;
 /// Hard limit used when the turn limit is 0 ("as fast as possible").
@@ -63,8 +68,8 @@ impl TimeControl {
             };
         }
         let mut maximum =
-            self.turn_ms - TURN_RESERVE_MS - (self.turn_ms / 16).min(TURN_RESERVE_MAX_MS);
-        let mut optimum = maximum / 2;
+            self.turn_ms - TURN_RESERVE_MS - (self.turn_ms / 32).min(TURN_RESERVE_MAX_MS);
+        let mut optimum = maximum * OPTIMUM_PER_MILLE / 1000;
         if self.match_limited() {
             let left = (self.time_left_ms - MATCH_RESERVE_MS - self.time_left_ms / 30).max(0);
             // Our remaining moves: about half the free cells, at least 15, at most 40.
