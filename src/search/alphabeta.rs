@@ -73,6 +73,9 @@ struct Frame {
     killers: [Pos; 2],
     moves: Vec<ScoredMove>,
     pv: Vec<Pos>,
+    /// Static evaluation of the node at this ply ([`NO_EVAL`] at the horizon or before it is
+    /// known), for the improving test two plies later.
+    eval: i32,
 }
 
 /// One search thread.
@@ -93,6 +96,8 @@ pub(crate) struct Worker<'a> {
 }
 
 const INF: i32 = MATE + 1;
+/// A frame's evaluation before the node has one.
+const NO_EVAL: i32 = i32::MIN;
 
 impl<'a> Worker<'a> {
     pub fn new(eb: EvalBoard, shared: &'a Shared<'a>, id: usize, roots: &[Pos]) -> Worker<'a> {
@@ -102,7 +107,13 @@ impl<'a> Worker<'a> {
             id,
             unflushed: 0,
             history: History::new(),
-            frames: vec![Frame::default(); MAX_PLY + 2],
+            frames: vec![
+                Frame {
+                    eval: NO_EVAL,
+                    ..Frame::default()
+                };
+                MAX_PLY + 2
+            ],
             probe: Probe::default(),
             root_depth: 0,
             root_moves: roots
@@ -220,11 +231,11 @@ impl<'a> Worker<'a> {
             on_root(RootEvent::Enter(m), depth);
             self.eb.make(m);
             let s = if i == 0 {
-                -self.search(-beta, -alpha, depth - 1, 1, true)
+                -self.search(-beta, -alpha, depth - 1, 1, true, false)
             } else {
-                let mut s = -self.search(-alpha - 1, -alpha, depth - 1, 1, false);
+                let mut s = -self.search(-alpha - 1, -alpha, depth - 1, 1, false, true);
                 if s > alpha && s < beta && !self.shared.aborted() {
-                    s = -self.search(-beta, -alpha, depth - 1, 1, true);
+                    s = -self.search(-beta, -alpha, depth - 1, 1, true, false);
                 }
                 s
             };
@@ -372,6 +383,8 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// The main search. `cut_node`: a null-window node expected to fail high (the first
+    /// child of an expected all-node, or a later move searched with a null window).
     fn search(
         &mut self,
         mut alpha: i32,
@@ -379,9 +392,11 @@ impl<'a> Worker<'a> {
         depth: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
     ) -> i32 {
         self.count_node();
         self.frames[ply].pv.clear();
+        self.frames[ply].eval = NO_EVAL;
         if self.shared.aborted() {
             return 0;
         }
@@ -460,17 +475,28 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Step 5. Static evaluation and reverse futility pruning in quiet positions.
+        // Step 5. Static evaluation; "improving" when it is above the one two plies earlier
+        // (the same side to move). Reverse futility pruning in quiet positions.
         let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
         let opp_threat = opp_fives > 0
             || self.eb.count(opp, CellThreat::Flex4) + self.eb.count(opp, CellThreat::Block4x2) > 0;
+        self.frames[ply].eval = if opp_threat { NO_EVAL } else { eval };
+        let improving = !opp_threat
+            && ply >= 2
+            && (self.frames[ply - 2].eval == NO_EVAL || eval > self.frames[ply - 2].eval);
         if !pv_node
             && !opp_threat
             && depth <= RFP_DEPTH
             && beta.abs() < MATE_BOUND
-            && eval - RFP_MARGIN * depth >= beta
+            && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
         {
             return eval;
+        }
+
+        // Step 5b. Internal iterative reduction: a node without a TT move at some depth is
+        // searched one ply shallower (its ordering is poor anyway; the next visit has a move).
+        if tt_move == Pos::NONE && (pv_node || cut_node) && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
         }
 
         // Step 6. Generate moves (threat-aware).
@@ -499,8 +525,12 @@ impl<'a> Worker<'a> {
         }
 
         // Step 7. Search the moves: PVS with late-move reductions and move-count pruning.
+        // Moves that make a four are never pruned or reduced; quiet moves (no live three
+        // made, no double three blocked) are pruned by count at every depth.
         let forced = kind == NodeKind::Forced;
         let new_depth = if forced { depth } else { depth - 1 };
+        let lmp_limit = lmp_count(depth, improving);
+        let killers = self.frames[ply].killers;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
         let original_alpha = alpha;
@@ -508,29 +538,40 @@ impl<'a> Worker<'a> {
             let quiet = kind == NodeKind::All
                 && m.threat < CellThreat::Flex3
                 && m.blocks < CellThreat::Flex3x2;
-            if !pv_node
-                && quiet
-                && depth < LMP_COUNT.len() as i32
-                && i >= LMP_COUNT[depth.max(0) as usize]
-                && best > -MATE_BOUND
-            {
+            if !pv_node && quiet && i >= lmp_limit && best > -MATE_BOUND {
                 break;
             }
             self.eb.make(m.pos);
             let s = if i == 0 {
-                -self.search(-beta, -alpha, new_depth, ply + 1, pv_node)
+                -self.search(
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    pv_node,
+                    !pv_node && !cut_node,
+                )
             } else {
-                let r = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVE {
-                    (lmr_reduction(depth, i) - i32::from(pv_node)).max(0)
+                let r = if kind != NodeKind::Forced
+                    && depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_MOVE
+                    && m.threat < CellThreat::Block4
+                {
+                    let mut r = lmr_reduction(depth, i);
+                    r += i32::from(!pv_node && !improving) + i32::from(cut_node);
+                    r -= i32::from(pv_node) + i32::from(!quiet);
+                    r -= i32::from(killers.contains(&m.pos));
+                    r -= self.history.get(me, m.pos) / LMR_HISTORY_DIVISOR;
+                    r.clamp(0, (new_depth - 1).max(0))
                 } else {
                     0
                 };
-                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
                 if s > alpha && r > 0 {
-                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
                 }
                 if pv_node && s > alpha && s < beta {
-                    s = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                    s = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
                 }
                 s
             };

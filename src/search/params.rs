@@ -22,17 +22,20 @@ pub const ASPIRATION_DELTA: i32 = 40;
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 
 /// Reverse futility: deepest depth and margin per depth.
-pub const RFP_DEPTH: i32 = 3;
+pub const RFP_DEPTH: i32 = 6;
 /// Reverse futility margin per ply of depth.
 pub const RFP_MARGIN: i32 = 60;
 
-/// Move-count pruning: at depth `d` (1..=4) quiet moves beyond `LMP_COUNT[d]` are skipped.
-pub const LMP_COUNT: [usize; 5] = [0, 8, 12, 18, 26];
-
 /// Late-move reductions: first depth and first move index reduced.
-pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_DEPTH: i32 = 2;
 /// First move index (0-based) that may be reduced.
-pub const LMR_MIN_MOVE: usize = 3;
+pub const LMR_MIN_MOVE: usize = 2;
+/// A history score of this much lowers a late move's reduction by one ply.
+pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
+
+/// Internal iterative reduction: least depth of a PV or cut node without a TT move that is
+/// searched one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
 
 /// Most fours of the side to move in the quiescence search at the horizon (after the VCF
 /// probe; a call of the full VCF prover there lost a third of the speed).
@@ -52,12 +55,21 @@ pub const THREAT_EXTENSION_PLIES: i32 = 4;
 /// Nodes between time checks on the main thread.
 pub const TIME_CHECK_NODES: u64 = 256;
 
-/// Reduction in plies for a late move at `depth` with index `index`.
+/// Base reduction in plies for a late move at `depth` with (0-based) index `index`, before
+/// the node's and the move's own terms.
 #[inline]
 pub fn lmr_reduction(depth: i32, index: usize) -> i32 {
     let d = f64::from(depth.max(1)).ln();
-    let m = (index as f64).ln();
-    (0.4 + d * m / 2.2) as i32
+    let m = ((index + 1) as f64).ln();
+    (0.3 + d * m * 0.75) as i32
+}
+
+/// Move-count pruning: at `depth`, quiet moves from this (0-based) index on are skipped, about
+/// twice as many kept when the static evaluation is improving.
+#[inline]
+pub fn lmp_count(depth: i32, improving: bool) -> usize {
+    let d = depth.max(1) as usize;
+    (3 + d * d / 2) * (1 + usize::from(improving))
 }
 
 /// Win in `ply` plies from the root.
