@@ -309,6 +309,9 @@ fn five_points_match_the_rules_layer() {
 
 #[test]
 fn renju_fouls_match_the_shared_data() {
+    if !common::have_shared_data() {
+        return;
+    }
     let text = data("renju-forbidden-random.txt");
     let mut cases = 0;
     for line in text

@@ -80,6 +80,9 @@ fn curated() -> Vec<Case> {
 
 #[test]
 fn curated_positions_match_exactly() {
+    if !common::have_shared_data() {
+        return;
+    }
     let cases = curated();
     assert!(cases.len() >= 80, "only {} cases read", cases.len());
     let mut failures = Vec::new();
@@ -102,6 +105,9 @@ fn curated_positions_match_exactly() {
 
 #[test]
 fn jrf_reading_differs_where_listed() {
+    if !common::have_shared_data() {
+        return;
+    }
     let cases = curated();
     let with_jrf: Vec<&Case> = cases.iter().filter(|c| c.jrf.is_some()).collect();
     assert!(!with_jrf.is_empty());
@@ -113,6 +119,9 @@ fn jrf_reading_differs_where_listed() {
 
 #[test]
 fn random_positions_match_exactly() {
+    if !common::have_shared_data() {
+        return;
+    }
     let text = data("renju-forbidden-random.txt");
     let mut n = 0;
     let mut failures = Vec::new();

@@ -23,6 +23,9 @@ fn fours(line: &[Pos]) -> u32 {
 
 #[test]
 fn every_puzzle_answered_correctly() {
+    if !common::have_shared_data() {
+        return;
+    }
     let all = puzzles();
     assert!(all.len() >= 200, "data file read: {} records", all.len());
     let limits = VcfLimits {
@@ -118,6 +121,9 @@ fn renju_white_wins_on_a_forbidden_block() {
 
 #[test]
 fn data_lines_with_forbidden_blocks_are_found() {
+    if !common::have_shared_data() {
+        return;
+    }
     // The renju puzzles whose reference line ends on a forbidden block ("--").
     let text = data("vcf-puzzles.txt");
     let ids: Vec<&str> = text
@@ -246,6 +252,9 @@ fn check_vct_line(b: &Board, rule: Rule, attacker: Color, line: &[Pos]) -> Resul
 
 #[test]
 fn vct_puzzles_are_won_with_replayable_lines() {
+    if !common::have_shared_data() {
+        return;
+    }
     let limits = VcfLimits {
         max_nodes: 20_000,
         max_fours: 12,
@@ -319,6 +328,9 @@ fn vct_claims_on_random_positions_replay() {
 
 #[test]
 fn renju_contrast_positions_are_white_vcfs_in_renju() {
+    if !common::have_shared_data() {
+        return;
+    }
     // Freestyle/standard "no VCF" records whose note says that under renju the same position
     // is a white VCF: black's forbidden points make the difference.
     let mut checked = 0;
@@ -337,6 +349,9 @@ fn renju_contrast_positions_are_white_vcfs_in_renju() {
 
 #[test]
 fn a_reused_prover_answers_like_fresh_ones() {
+    if !common::have_shared_data() {
+        return;
+    }
     // One prover across every record (rules change along the file, the table stays warm
     // within a rule), twice over: the answers must not depend on what was solved before.
     let mut prover = vcf::VcfProver::new();
