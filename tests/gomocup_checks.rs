@@ -128,12 +128,15 @@ impl Game {
         }
         match command.as_str() {
             "START" => *self = Game::new(words.next().unwrap().parse().unwrap()),
-            "RESTART" => *self = Game { rule: self.rule, ..Game::new(self.board.width()) },
-            "INFO" => {
-                if words.next().map(str::to_ascii_lowercase).as_deref() == Some("rule") {
-                    let id: i64 = words.next().unwrap().parse().unwrap();
-                    self.rule = Rule::from_gomocup(id).expect("known rule");
+            "RESTART" => {
+                *self = Game {
+                    rule: self.rule,
+                    ..Game::new(self.board.width())
                 }
+            }
+            "INFO" if line.to_ascii_lowercase().starts_with("info rule ") => {
+                let id: i64 = line[10..].trim().parse().unwrap();
+                self.rule = Rule::from_gomocup(id).expect("known rule");
             }
             "BEGIN" => self.me = Color::Black,
             "TURN" => {

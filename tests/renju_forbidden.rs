@@ -106,13 +106,19 @@ fn fixture_positions_match_exactly() {
     for c in &cases {
         let strict = actual(&c.black, &c.white, ThreeReading::Strict);
         if strict != c.forbidden {
-            failures.push(format!("{}: expected {:?}, got {strict:?}", c.id, c.forbidden));
+            failures.push(format!(
+                "{}: expected {:?}, got {strict:?}",
+                c.id, c.forbidden
+            ));
         }
         // The JRF reading differs only where the fixture says so.
         let want_jrf = c.jrf.as_ref().unwrap_or(&c.forbidden);
         let jrf = actual(&c.black, &c.white, ThreeReading::Jrf);
         if &jrf != want_jrf {
-            failures.push(format!("{} (JRF): expected {want_jrf:?}, got {jrf:?}", c.id));
+            failures.push(format!(
+                "{} (JRF): expected {want_jrf:?}, got {jrf:?}",
+                c.id
+            ));
         }
         // The whole-board scan and the referee's judgement say the same.
         let b = board(c);
@@ -138,7 +144,10 @@ fn fixture_positions_match_exactly() {
         failures.join("\n")
     );
     // The fixture covers every foul kind and a reading that differs.
-    let kinds: Vec<Foul> = cases.iter().flat_map(|c| c.forbidden.values().copied()).collect();
+    let kinds: Vec<Foul> = cases
+        .iter()
+        .flat_map(|c| c.forbidden.values().copied())
+        .collect();
     for kind in [Foul::Overline, Foul::DoubleFour, Foul::DoubleThree] {
         assert!(kinds.contains(&kind), "no {kind:?} in the fixture");
     }
@@ -150,7 +159,11 @@ fn fixture_positions_match_exactly() {
 #[test]
 fn fixture_exceptions_are_judged_as_the_rules_say() {
     let all = cases(&fixture("renju-fouls.txt"));
-    let case = |id: &str| all.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("{id}"));
+    let case = |id: &str| {
+        all.iter()
+            .find(|c| c.id == id)
+            .unwrap_or_else(|| panic!("{id}"))
+    };
     let at = |id: &str, point: &str| {
         let b = board(case(id));
         judge(&b, parse_pos(point).unwrap(), Color::Black, Rule::Renju)
