@@ -44,10 +44,11 @@ pub fn shared_data_or_skip(what: &str) -> bool {
             dir.display()
         );
     }
-    let _ = writeln!(
-        std::io::stderr(),
-        "skipping: ../shared/data not found ({}), {what} needs it",
+    // One write, so the line does not interleave with libtest's output.
+    let line = format!(
+        "skipping: ../shared/data not found ({}), {what} needs it\n",
         dir.display()
     );
+    let _ = std::io::stderr().write_all(line.as_bytes());
     false
 }
