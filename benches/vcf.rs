@@ -5,6 +5,11 @@
 //! for the VCT records with `--vct`-style search, and the cost of a `has_vcf_quick` probe and
 //! of the search's leaf probe (`search::probe`) per call. Each position is solved `RUNS` times
 //! and the fastest time is kept, so the figures measure the solver rather than machine noise.
+//! Without `../shared/data` it prints the skip notice of `tests/common/shared.rs` and measures
+//! nothing (under `CI` it fails).
+
+#[path = "../tests/common/shared.rs"]
+mod shared;
 
 use lianzhu::eval::EvalBoard;
 use lianzhu::notation::parse_pos;
@@ -30,11 +35,9 @@ struct Record {
 }
 
 fn records() -> Vec<Record> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/vcf-puzzles.txt"
-    );
-    let text = std::fs::read_to_string(path).expect("puzzle file");
+    let path = shared::shared_dir().join("vcf-puzzles.txt");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut out = Vec::new();
     for rec in text.split("\n[puzzle ").skip(1) {
         let id = rec.split(']').next().unwrap().to_string();
@@ -93,6 +96,10 @@ fn report(label: &str, nodes: &mut [u64], times: &mut [Duration], solved: usize,
 }
 
 fn main() {
+    // Without ../shared/data: a one-line notice and nothing measured (a failure under CI).
+    if !shared::shared_data_or_skip("benches/vcf") {
+        return;
+    }
     let all = records();
     let limits = VcfLimits {
         max_nodes: 2_000_000,

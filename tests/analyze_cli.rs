@@ -532,6 +532,9 @@ const PUZZLE_VCF_NODES: u64 = 300_000;
 
 #[test]
 fn vcf_answers_agree_with_solve_on_the_puzzles() {
+    if !common::have_shared_data() {
+        return;
+    }
     let all = puzzles();
     let mut checked_wins = 0;
     let mut checked = 0;
@@ -659,6 +662,9 @@ fn forbidden_field(block: &str, name: &str) -> Option<String> {
 
 #[test]
 fn forbidden_points_match_the_curated_renju_sets() {
+    if !common::have_shared_data() {
+        return;
+    }
     let text = data("renju-forbidden.txt");
     let mut ids = Vec::new();
     let mut inputs = Vec::new();

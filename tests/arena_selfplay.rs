@@ -48,6 +48,9 @@ fn replay(line: &str, rule: Rule) {
 
 #[test]
 fn sparring_self_play_under_every_rule() {
+    if !common::have_shared_data() {
+        return;
+    }
     let dir = std::env::temp_dir().join(format!("lianzhu-selfplay-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let engine = format!("{BIN} --sparring");

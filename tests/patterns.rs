@@ -308,7 +308,53 @@ fn five_points_match_the_rules_layer() {
 }
 
 #[test]
+fn renju_fouls_match_the_fixtures() {
+    // The constructed positions of tests/fixtures/renju-fouls.txt: the pattern tables' foul
+    // marks must give each complete set (strict reading).
+    let text = common::fixture("renju-fouls.txt");
+    let mut cases = 0;
+    for block in text.split("\n[case ").skip(1) {
+        let id = block.split(']').next().unwrap();
+        let field = |name: &str| {
+            block
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}:")))
+                .unwrap_or_else(|| panic!("{id}: no {name}"))
+                .trim()
+        };
+        let spec = format!("B {} | W {} | black", field("black"), field("white"));
+        let pos = lianzhu::notation::parse_position(&spec).expect("position");
+        let mut board = Board::square(15).unwrap();
+        for &(p, c) in &pos.stones {
+            board.place(p, c);
+        }
+        board.set_side_to_move(Color::Black);
+        let mut want: Vec<Pos> = field("forbidden")
+            .split_whitespace()
+            .filter(|&f| f != "-")
+            .map(|f| lianzhu::notation::parse_pos(f.split('=').next().unwrap()).unwrap())
+            .collect();
+        want.sort();
+        let eb = EvalBoard::new(&board, Rule::Renju);
+        check_fouls(&eb);
+        let mut got: Vec<Pos> = eb
+            .playable()
+            .iter()
+            .copied()
+            .filter(|&p| board.is_empty(p) && eb.is_forbidden(p))
+            .collect();
+        got.sort();
+        assert_eq!(got, want, "{id}");
+        cases += 1;
+    }
+    assert!(cases >= 19, "only {cases} cases");
+}
+
+#[test]
 fn renju_fouls_match_the_shared_data() {
+    if !common::have_shared_data() {
+        return;
+    }
     let text = data("renju-forbidden-random.txt");
     let mut cases = 0;
     for line in text

@@ -185,6 +185,9 @@ fn puzzles() -> Vec<Puzzle> {
 
 #[test]
 fn finds_short_forced_wins_and_claims_no_false_ones() {
+    if !common::have_shared_data() {
+        return;
+    }
     let all = puzzles();
     assert!(all.len() > 100);
     let mut wins = 0;
@@ -218,6 +221,9 @@ fn finds_short_forced_wins_and_claims_no_false_ones() {
 
 #[test]
 fn never_plays_a_renju_foul() {
+    if !common::have_shared_data() {
+        return;
+    }
     let text = data("renju-forbidden-random.txt");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.starts_with('#')).step_by(12) {
@@ -374,6 +380,9 @@ fn binary_wins_blocks_defends_and_stays_in_time() {
 
 #[test]
 fn two_threads_find_the_short_wins_too() {
+    if !common::have_shared_data() {
+        return;
+    }
     let stop = AtomicBool::new(false);
     let mut searcher = Searcher::new(8 << 20);
     let mut won = 0;

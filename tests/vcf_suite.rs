@@ -1,12 +1,14 @@
-//! The VCF prover against ../shared/data/vcf-puzzles.txt (freestyle, standard and renju; VCF
-//! and no-VCF cases, checked by an independent reference search) and hand-built renju cases.
+//! The VCF prover against the repository's constructed positions (tests/fixtures/vcf.txt, VCF
+//! and no-VCF pairs under every rule, run everywhere), ../shared/data/vcf-puzzles.txt
+//! (freestyle, standard and renju; VCF and no-VCF cases, checked by an independent reference
+//! search) and hand-built renju cases.
 //!
 //! Every claimed line is replayed by `verify_vcf_line` (every attacker move legal and a four or
 //! the final five, every defender move the forced block, the defender never holding a five).
 
 mod common;
 
-use common::{data, puzzles};
+use common::{data, fixture, puzzles};
 use lianzhu::notation::parse_pos;
 use lianzhu::rules::{self, Board};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
@@ -23,6 +25,9 @@ fn fours(line: &[Pos]) -> u32 {
 
 #[test]
 fn every_puzzle_answered_correctly() {
+    if !common::have_shared_data() {
+        return;
+    }
     let all = puzzles();
     assert!(all.len() >= 200, "data file read: {} records", all.len());
     let limits = VcfLimits {
@@ -63,13 +68,133 @@ fn every_puzzle_answered_correctly() {
     assert_eq!(nowins, 57);
 }
 
+/// One record of tests/fixtures/vcf.txt.
+struct FixtureVcf {
+    id: String,
+    rule: Rule,
+    attacker: Color,
+    board: Board,
+    vcf: bool,
+    /// The record's winning line ([`Pos::NONE`] for `--`).
+    line: Vec<Pos>,
+}
+
+fn fixture_vcfs() -> Vec<FixtureVcf> {
+    let text = fixture("vcf.txt");
+    let mut out = Vec::new();
+    for rec in text.split("\n[vcf ").skip(1) {
+        let id = rec.split(']').next().unwrap().to_string();
+        let field = |name: &str| {
+            rec.lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}:")))
+                .map(str::trim)
+        };
+        let get = |name: &str| field(name).unwrap_or_else(|| panic!("{id}: no {name}"));
+        let attacker = match get("to_move") {
+            "black" => Color::Black,
+            "white" => Color::White,
+            other => panic!("{id}: side {other}"),
+        };
+        let line = field("line")
+            .unwrap_or("")
+            .split_whitespace()
+            .map(|w| {
+                if w == "--" {
+                    Pos::NONE
+                } else {
+                    parse_pos(w).unwrap()
+                }
+            })
+            .collect();
+        out.push(FixtureVcf {
+            rule: Rule::from_name(get("rule")).unwrap_or_else(|| panic!("{id}: rule")),
+            board: board(get("black"), get("white"), attacker),
+            vcf: get("vcf") == "yes",
+            line,
+            attacker,
+            id,
+        });
+    }
+    out
+}
+
+#[test]
+fn fixture_lines_replay_and_the_prover_agrees() {
+    let all = fixture_vcfs();
+    assert!(all.len() >= 11, "only {} fixture records", all.len());
+    for f in &all {
+        let (b, rule, attacker) = (&f.board, f.rule, f.attacker);
+        let r = vcf::solve(b, rule, attacker, VcfLimits::default());
+        let quick = vcf::has_vcf_quick(b, rule, attacker, 100_000);
+        if f.vcf {
+            // The record's own line is a proof...
+            verify_vcf_line(b, rule, attacker, &f.line)
+                .unwrap_or_else(|e| panic!("{}: the fixture's line: {e}", f.id));
+            // ... and is no proof without its last move or with a wrong last move.
+            let cut = &f.line[..f.line.len() - 1];
+            assert!(
+                cut.is_empty() || verify_vcf_line(b, rule, attacker, cut).is_err(),
+                "{}",
+                f.id
+            );
+            let VcfOutcome::Win(line) = &r.outcome else {
+                panic!("{}: prover says {:?}", f.id, r.outcome)
+            };
+            verify_vcf_line(b, rule, attacker, line)
+                .unwrap_or_else(|e| panic!("{}: the prover's line: {e}", f.id));
+            // Iterative deepening on fours: never longer than the record's line.
+            assert!(
+                fours(line) <= fours(&f.line),
+                "{}: {} is longer than {}",
+                f.id,
+                lianzhu::threat::format_line(line),
+                lianzhu::threat::format_line(&f.line)
+            );
+            assert!(quick, "{}: quick probe missed it", f.id);
+        } else {
+            assert!(f.line.is_empty(), "{}: a no-VCF record with a line", f.id);
+            assert_eq!(r.outcome, VcfOutcome::NoWin, "{}", f.id);
+            assert!(!quick, "{}: quick probe claims a win", f.id);
+        }
+    }
+    // Both answers under freestyle, standard and renju (and caro's no-win), and a renju line
+    // through a forbidden block.
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        for answer in [true, false] {
+            let any = all.iter().any(|f| f.rule == rule && f.vcf == answer);
+            assert!(any || (rule == Rule::Standard && answer), "{rule} {answer}");
+        }
+    }
+    assert!(all.iter().any(|f| f.rule == Rule::Caro && !f.vcf));
+    assert!(all
+        .iter()
+        .any(|f| f.rule == Rule::Renju && f.line.contains(&Pos::NONE)));
+}
+
+#[test]
+fn fixture_pairs_differ_only_by_the_rule() {
+    // Records with the same stones and attacker under two rules: the answers the records give
+    // differ, so the rule (not the position) decides.
+    let all = fixture_vcfs();
+    let mut pairs = 0;
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            if a.board.hash() == b.board.hash() && a.attacker == b.attacker {
+                assert_ne!(a.rule, b.rule, "{} {}", a.id, b.id);
+                assert_ne!(a.vcf, b.vcf, "{} {}", a.id, b.id);
+                pairs += 1;
+            }
+        }
+    }
+    assert!(pairs >= 4, "only {pairs} pairs");
+}
+
 fn board(black: &str, white: &str, to_move: Color) -> Board {
     let mut b = Board::square(15).unwrap();
-    for w in black.split_whitespace() {
-        b.place(parse_pos(w).unwrap(), Color::Black);
-    }
-    for w in white.split_whitespace() {
-        b.place(parse_pos(w).unwrap(), Color::White);
+    for (list, color) in [(black, Color::Black), (white, Color::White)] {
+        for w in list.split_whitespace().filter(|&w| w != "-") {
+            b.place(parse_pos(w).unwrap(), color);
+        }
     }
     b.set_side_to_move(to_move);
     b
@@ -118,6 +243,9 @@ fn renju_white_wins_on_a_forbidden_block() {
 
 #[test]
 fn data_lines_with_forbidden_blocks_are_found() {
+    if !common::have_shared_data() {
+        return;
+    }
     // The renju puzzles whose reference line ends on a forbidden block ("--").
     let text = data("vcf-puzzles.txt");
     let ids: Vec<&str> = text
@@ -246,6 +374,9 @@ fn check_vct_line(b: &Board, rule: Rule, attacker: Color, line: &[Pos]) -> Resul
 
 #[test]
 fn vct_puzzles_are_won_with_replayable_lines() {
+    if !common::have_shared_data() {
+        return;
+    }
     let limits = VcfLimits {
         max_nodes: 20_000,
         max_fours: 12,
@@ -319,6 +450,9 @@ fn vct_claims_on_random_positions_replay() {
 
 #[test]
 fn renju_contrast_positions_are_white_vcfs_in_renju() {
+    if !common::have_shared_data() {
+        return;
+    }
     // Freestyle/standard "no VCF" records whose note says that under renju the same position
     // is a white VCF: black's forbidden points make the difference.
     let mut checked = 0;
@@ -337,6 +471,9 @@ fn renju_contrast_positions_are_white_vcfs_in_renju() {
 
 #[test]
 fn a_reused_prover_answers_like_fresh_ones() {
+    if !common::have_shared_data() {
+        return;
+    }
     // One prover across every record (rules change along the file, the table stays warm
     // within a rule), twice over: the answers must not depend on what was solved before.
     let mut prover = vcf::VcfProver::new();

@@ -1,6 +1,10 @@
 //! Helpers shared by the integration tests (each test file says `mod common;`):
 //! - `RULES`: every rule;
+//! - `have_shared_data()`: whether `../shared/data` is here (the skip-or-fail policy of
+//!   `shared.rs`); every test that reads it starts with `if !have_shared_data() { return; }`;
 //! - `data(name)`: a file of `../shared/data`, read in place (never copied into the repo);
+//! - `fixture(name)`: a file of `tests/fixtures`, the repository's own small test data, which
+//!   runs everywhere (a fresh clone included);
 //! - `Rng`: the seeded xorshift64* generator of the property tests, so every run replays the
 //!   same cases;
 //! - `Brain`: the real `pbrain-lianzhu` binary driven over pipes, every read bounded by a
@@ -11,6 +15,10 @@
 //!
 //! Not every test file uses every item, hence `dead_code` is allowed here.
 #![allow(dead_code)]
+
+mod shared;
+
+pub use shared::shared_dir;
 
 use lianzhu::notation::{parse_moves, parse_pos};
 use lianzhu::rules::{self, Board};
@@ -29,14 +37,36 @@ pub const RULES: [Rule; 5] = [
     Rule::CaroExact,
 ];
 
-/// The path of `name` in `../shared/data`.
-pub fn data_path(name: &str) -> String {
-    format!("{}/../shared/data/{name}", env!("CARGO_MANIFEST_DIR"))
+/// True when the environment variable `CI` is set and non-empty (tests that must not skip
+/// in CI ask this).
+pub fn ci() -> bool {
+    shared::ci()
 }
 
-/// The text of `name` in `../shared/data`; panics with the path if it cannot be read.
+/// True if `../shared/data` is here. If not: panics under CI, otherwise prints
+/// `skipping: ../shared/data not found (...)` with the test's name and returns false, and the
+/// test returns (see `shared.rs`).
+pub fn have_shared_data() -> bool {
+    // libtest runs every test on a thread named after it.
+    let current = std::thread::current();
+    shared::shared_data_or_skip(current.name().unwrap_or("a test"))
+}
+
+/// The path of `name` in `../shared/data`.
+pub fn data_path(name: &str) -> String {
+    shared_dir().join(name).display().to_string()
+}
+
+/// The text of `name` in `../shared/data`; panics with the path if it cannot be read (a test
+/// calls `have_shared_data()` first).
 pub fn data(name: &str) -> String {
     let path = data_path(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+}
+
+/// The text of `name` in `tests/fixtures` (always present).
+pub fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
 }
 
