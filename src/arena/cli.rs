@@ -41,9 +41,12 @@ pub struct Args {
     /// Games against each opponent (every opening is played twice, colours swapped).
     #[arg(long, default_value_t = 2)]
     pub games: usize,
-    /// Time per move in milliseconds (INFO timeout_turn).
-    #[arg(long = "turn-ms", default_value_t = 1000)]
-    pub turn_ms: u64,
+    /// Time per move in milliseconds (INFO timeout_turn) [default: 1000]. Once: every
+    /// engine. Once per --engine (in the order of --engine, like --name): each engine its own
+    /// turn and lateness limit, for time odds, e.g. `--engine A --turn-ms 1200 --engine B
+    /// --turn-ms 300`.
+    #[arg(long = "turn-ms")]
+    pub turn_ms: Vec<u64>,
     /// Time per game in milliseconds (INFO timeout_match); 0 = no match clock.
     #[arg(long = "match-ms", default_value_t = 0)]
     pub match_ms: u64,
@@ -103,6 +106,7 @@ pub fn config_from_args(args: &Args) -> Result<MatchConfig, String> {
     if args.names.len() > args.engines.len() {
         return Err("more --name than --engine".into());
     }
+    let turns = turn_times(&args.turn_ms, args.engines.len())?;
     let sprt = match &args.sprt {
         Some(text) => {
             if args.engines.len() != 2 {
@@ -126,11 +130,11 @@ pub fn config_from_args(args: &Args) -> Result<MatchConfig, String> {
         None => vec![Opening::empty()],
     };
     Ok(MatchConfig {
-        engines: engine_specs(&args.engines, &args.names),
+        engines: engine_specs(&args.engines, &args.names, &turns),
         settings: GameSettings {
             rule,
             size: args.size,
-            turn_ms: args.turn_ms,
+            turn_ms: turns[0],
             match_ms: args.match_ms,
             max_memory: args.max_memory,
             tolerance_ms: args.tolerance_ms,
@@ -145,6 +149,24 @@ pub fn config_from_args(args: &Args) -> Result<MatchConfig, String> {
     })
 }
 
+/// The default `--turn-ms`.
+pub const DEFAULT_TURN_MS: u64 = 1000;
+
+/// Each of `engines` engines' turn time from the `--turn-ms` values: none gives
+/// [`DEFAULT_TURN_MS`] to all, one value applies to all, else there must be one per engine.
+pub fn turn_times(values: &[u64], engines: usize) -> Result<Vec<u64>, String> {
+    match values {
+        [] => Ok(vec![DEFAULT_TURN_MS; engines]),
+        [one] => Ok(vec![*one; engines]),
+        many if many.len() == engines => Ok(many.to_vec()),
+        many => Err(format!(
+            "--turn-ms given {} times for {engines} engines: give it once (every engine) or \
+             once per --engine",
+            many.len()
+        )),
+    }
+}
+
 /// Words skipped when a name is taken from a command (`sh ./engine.sh` is `engine.sh`).
 const LAUNCHERS: [&str; 9] = [
     "sh", "bash", "exec", "env", "nice", "python", "python3", "wine", "timeout",
@@ -152,7 +174,8 @@ const LAUNCHERS: [&str; 9] = [
 
 /// Names engines: the given `--name`s first, else the command's file name (skipping
 /// launchers such as `sh` and `VAR=value` words); duplicates get `#1`, `#2`, ... in order.
-pub fn engine_specs(commands: &[String], names: &[String]) -> Vec<EngineSpec> {
+/// `turns` holds each engine's turn time (see [`turn_times`]).
+pub fn engine_specs(commands: &[String], names: &[String], turns: &[u64]) -> Vec<EngineSpec> {
     let base: Vec<String> = commands
         .iter()
         .enumerate()
@@ -170,13 +193,15 @@ pub fn engine_specs(commands: &[String], names: &[String]) -> Vec<EngineSpec> {
     let mut seen = std::collections::HashMap::<&str, usize>::new();
     base.iter()
         .zip(commands)
-        .map(|(b, c)| {
+        .zip(turns)
+        .map(|((b, c), &turn_ms)| {
             let dup = base.iter().filter(|x| *x == b).count() > 1;
             let k = seen.entry(b.as_str()).or_insert(0);
             *k += 1;
             EngineSpec {
                 name: if dup { format!("{b}#{k}") } else { b.clone() },
                 command: c.clone(),
+                turn_ms,
             }
         })
         .collect()
@@ -197,12 +222,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Summary, String> {
     let io_err = |e: io::Error| format!("output error: {e}");
     writeln!(
         out,
-        "Match: {} {}x{}, turn {} ms, match {} ms, tolerance {} ms, {} opening(s), {} game(s) \
+        "Match: {} {}x{}, turn {}, match {} ms, tolerance {} ms, {} opening(s), {} game(s) \
          per opponent, concurrency {}",
         s.rule,
         s.size,
         s.size,
-        s.turn_ms,
+        turn_text(&config.engines),
         s.match_ms,
         s.tolerance_ms,
         config.openings.len(),
@@ -217,6 +242,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Summary, String> {
     }
     write_report(out, &config, &summary).map_err(io_err)?;
     Ok(summary)
+}
+
+/// `1000 ms` when every engine has the same turn, else `1200 ms (new), 300 ms (base)`.
+fn turn_text(engines: &[EngineSpec]) -> String {
+    if engines.iter().all(|e| e.turn_ms == engines[0].turn_ms) {
+        format!("{} ms", engines[0].turn_ms)
+    } else {
+        let each: Vec<String> = engines
+            .iter()
+            .map(|e| format!("{} ms ({})", e.turn_ms, e.name))
+            .collect();
+        each.join(", ")
+    }
 }
 
 fn fmt_elo(x: f64) -> String {
@@ -316,10 +354,10 @@ mod tests {
             "./target/release/pbrain-lianzhu --x".to_string(),
             "FOO=1 exec sh ./engines/other.sh 3".to_string(),
         ];
-        let specs = engine_specs(&cmds, &[]);
+        let specs = engine_specs(&cmds, &[], &[1000; 3]);
         let names: Vec<_> = specs.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["pbrain-lianzhu#1", "pbrain-lianzhu#2", "other.sh"]);
-        let specs = engine_specs(&cmds[..2], &["new".to_string()]);
+        let specs = engine_specs(&cmds[..2], &["new".to_string()], &[1000; 2]);
         assert_eq!(specs[0].name, "new");
         assert_eq!(specs[1].name, "pbrain-lianzhu");
     }
@@ -343,5 +381,41 @@ mod tests {
         let c = parse(&["--rule", "caro5", "--size", "20", "--games", "7"]).unwrap();
         assert_eq!(c.settings.rule, Rule::CaroExact);
         assert_eq!(tournament::schedule(&c).len(), 7);
+    }
+
+    #[test]
+    fn turn_times_one_for_all_or_one_per_engine() {
+        let parse = |argv: &[&str]| config_from_args(&Args::parse_from(argv));
+        let turns = |c: MatchConfig| c.engines.iter().map(|e| e.turn_ms).collect::<Vec<_>>();
+        let c = parse(&["m", "--engine", "a", "--engine", "b"]).unwrap();
+        assert_eq!(
+            (turns(c.clone()), c.settings.turn_ms),
+            (vec![1000, 1000], 1000)
+        );
+        let c = parse(&["m", "--turn-ms", "300", "--engine", "a", "--engine", "b"]).unwrap();
+        assert_eq!(turns(c), [300, 300]);
+        let argv = [
+            "m",
+            "--engine",
+            "a",
+            "--turn-ms",
+            "1200",
+            "--engine",
+            "b",
+            "--turn-ms",
+            "300",
+        ];
+        let c = parse(&argv).unwrap();
+        assert_eq!(
+            (turns(c.clone()), c.settings.turn_ms),
+            (vec![1200, 300], 1200)
+        );
+        assert_eq!(turn_text(&c.engines), "1200 ms (a), 300 ms (b)");
+        // Three engines: one value for all, or three.
+        let three = ["m", "--engine", "a", "--engine", "b", "--engine", "c"];
+        let with = |extra: &[&str]| parse(&[&three[..], extra].concat());
+        assert!(with(&["--turn-ms", "1", "--turn-ms", "2"]).is_err());
+        let c = with(&["--turn-ms", "1", "--turn-ms", "2", "--turn-ms", "3"]).unwrap();
+        assert_eq!(turns(c), [1, 2, 3]);
     }
 }
