@@ -8,7 +8,9 @@
 //! - [`cli`]: the command line and the final report;
 //! - [`summary`]: the same figures from a games file (`lianzhu-match --summarize`);
 //! - [`sparring`]: a built-in fast brain (`lianzhu-match --sparring`) for end-to-end checks;
-//! - [`forced`]: the forced-wins file (positions with a forced win or a save, Rapfi's eval).
+//! - [`forced`]: the forced-wins file (positions with a forced win or a save, Rapfi's eval);
+//! - [`scoring`]: an engine scored on that file, a judge engine evaluating its moves
+//!   (`lianzhu-match --forced-wins`).
 //!
 //! This layer sits beside the protocol, above `rules` and `notation`; nothing in the engine
 //! depends on it. It never prints: output goes to writers handed in by the binary.
@@ -18,6 +20,7 @@ pub mod engine_proc;
 pub mod forced;
 pub mod openings;
 pub mod referee;
+pub mod scoring;
 pub mod sparring;
 pub mod stats;
 pub mod summary;
