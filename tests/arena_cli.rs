@@ -1,8 +1,9 @@
 //! `lianzhu-match` end to end with scripted fake engines: game pairs, keep-alive and restart
-//! modes, game records, forfeits, SPRT early stop, and the final `Result:` line.
+//! modes, game records, forfeits, SPRT early stop, per-engine turn times (time odds), and the
+//! final `Result:` line.
 
 use lianzhu::notation::parse_moves;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const SCRIPT: &str = concat!(
@@ -191,4 +192,71 @@ fn a_late_engine_is_restarted_before_its_next_game() {
         Some("Result: 2-0-0 forfeits 2"),
         "{out}"
     );
+}
+
+#[test]
+fn each_engine_gets_its_own_turn_time_and_lateness_limit() {
+    let dir = temp_dir("odds");
+    // Both engines think 0.6 s over the first move of each game, then play down a column.
+    let slow = |x: usize, log: &Path| {
+        let moves: Vec<String> = (1..5).map(|y| format!("{x},{y}")).collect();
+        format!(
+            "FAKE_LOG={} sh {SCRIPT} sleep:0.6:{x},0 {}",
+            log.display(),
+            moves.join(" ")
+        )
+    };
+    let (log_a, log_b) = (dir.join("a.log"), dir.join("b.log"));
+    let (a, b) = (slow(0, &log_a), slow(14, &log_b));
+    for (turn_a, turn_b, result) in [
+        ("1500", "100", "Result: 2-0-0 forfeits 2"),
+        ("100", "1500", "Result: 0-2-0 forfeits 2"),
+    ] {
+        let _ = std::fs::remove_file(&log_a);
+        let _ = std::fs::remove_file(&log_b);
+        // 0.6 s is inside 1500 + 300 ms and past 100 + 300 ms: only the engine with the
+        // short turn is late, in both games of the pair (it is restarted after the first).
+        let (code, out) = run(&[
+            "--engine",
+            &a,
+            "--name",
+            "a",
+            "--turn-ms",
+            turn_a,
+            "--engine",
+            &b,
+            "--name",
+            "b",
+            "--turn-ms",
+            turn_b,
+            "--tolerance-ms",
+            "300",
+            "--games",
+            "2",
+        ]);
+        assert_eq!(code, 0, "{out}");
+        assert!(
+            out.starts_with(&format!(
+                "Match: freestyle 15x15, turn {turn_a} ms (a), {turn_b} ms (b),"
+            )),
+            "{out}"
+        );
+        assert_eq!(out.matches("late reply").count(), 2, "{out}");
+        assert_eq!(out.matches("(turn 100 ms,").count(), 2, "{out}");
+        assert_eq!(out.lines().last(), Some(result), "{out}");
+        for (log, turn) in [(&log_a, turn_a), (&log_b, turn_b)] {
+            let text = std::fs::read_to_string(log).unwrap();
+            let sent: Vec<&str> = text
+                .lines()
+                .filter(|l| l.starts_with("INFO timeout_turn"))
+                .collect();
+            assert!(!sent.is_empty(), "{text}");
+            assert!(
+                sent.iter()
+                    .all(|l| *l == format!("INFO timeout_turn {turn}")),
+                "{text}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,7 +10,8 @@
 //! - a line starting with `MESSAGE ` or `DEBUG ` (any case, space included) is skipped;
 //! - any other line that is not `X,Y` loses (garbage), as in Piskvork;
 //! - stdout closed or stdin broken loses (crash);
-//! - no move within `min(turn, match time left) + tolerance` loses (late);
+//! - no move within `min(turn, match time left) + tolerance` loses (late), where the turn is
+//!   the engine's own (the same for both in [`play_game`], one each in [`play_game_timed`]);
 //! - a point off the board or occupied loses (illegal);
 //! - [`judge`] decides a five (win) or a renju foul by black (loss);
 //! - the game is drawn when the board is full, when it holds `--max-moves` stones, and under
@@ -35,7 +36,8 @@ pub struct GameSettings {
     pub rule: Rule,
     /// Board side.
     pub size: usize,
-    /// Per-move limit in ms (sent as `INFO timeout_turn`).
+    /// Per-move limit in ms (sent as `INFO timeout_turn`) for both sides in [`play_game`];
+    /// [`play_game_timed`] takes one per side instead (time-odds matches).
     pub turn_ms: u64,
     /// Per-game limit in ms (sent as `INFO timeout_match`); 0 = none.
     pub match_ms: u64,
@@ -153,18 +155,33 @@ pub struct GameResult {
 /// Per-engine state during a game.
 struct Side<'a> {
     engine: &'a mut EngineProc,
+    /// This engine's per-move limit (its `INFO timeout_turn`), ms.
+    turn_ms: u64,
     used: Duration,
     slowest: Duration,
     asked_before: bool,
 }
 
 /// Plays one game: `black` moves first from the `opening` (which must be playable, see
-/// [`super::openings::check_playable`]).
+/// [`super::openings::check_playable`]); both sides get `settings.turn_ms` a move.
 pub fn play_game(
     black: &mut EngineProc,
     white: &mut EngineProc,
     settings: &GameSettings,
     opening: &[Pos],
+) -> GameResult {
+    let turn = settings.turn_ms;
+    play_game_timed(black, white, settings, opening, [turn, turn])
+}
+
+/// [`play_game`] with a per-move limit for each side, indexed by [`Color::index`]: each engine
+/// is sent its own `INFO timeout_turn` and is late past its own limit plus the tolerance.
+pub fn play_game_timed(
+    black: &mut EngineProc,
+    white: &mut EngineProc,
+    settings: &GameSettings,
+    opening: &[Pos],
+    turn_ms: [u64; 2],
 ) -> GameResult {
     let mut board = Board::square(settings.size).expect("board size checked by the caller");
     for &p in opening {
@@ -173,12 +190,14 @@ pub fn play_game(
     let mut sides = [
         Side {
             engine: black,
+            turn_ms: turn_ms[0],
             used: Duration::ZERO,
             slowest: Duration::ZERO,
             asked_before: false,
         },
         Side {
             engine: white,
+            turn_ms: turn_ms[1],
             used: Duration::ZERO,
             slowest: Duration::ZERO,
             asked_before: false,
@@ -207,7 +226,7 @@ pub fn play_game(
 
     for color in [Color::Black, Color::White] {
         let side = &mut sides[color.index()];
-        if let Err(reason) = start_engine(side.engine, settings) {
+        if let Err(reason) = start_engine(side.engine, settings, side.turn_ms) {
             end(&mut result, &sides, Some(color), reason);
             return result;
         }
@@ -227,27 +246,11 @@ pub fn play_game(
         }
         let color = board.side_to_move();
         let side = &mut sides[color.index()];
-        let (x, y) = match ask_move(side, &board, settings) {
-            Ok(xy) => xy,
+        let p = match ask_move(side, &board, settings, &mut |_| {}).and_then(|xy| place(&board, xy))
+        {
+            Ok(p) => p,
             Err(reason) => {
                 end(&mut result, &sides, Some(color), reason);
-                return result;
-            }
-        };
-        let p = match board.pos(x, y) {
-            Ok(p) if board.is_empty(p) => p,
-            Ok(p) => {
-                let why = format!("{x},{y} ({}) is occupied", format_pos(p));
-                end(&mut result, &sides, Some(color), Reason::Illegal(why));
-                return result;
-            }
-            Err(e) => {
-                end(
-                    &mut result,
-                    &sides,
-                    Some(color),
-                    Reason::Illegal(e.to_string()),
-                );
                 return result;
             }
         };
@@ -277,7 +280,26 @@ pub fn parse_reply_move(line: &str) -> Option<(i64, i64)> {
     Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
 }
 
-fn start_engine(engine: &mut EngineProc, settings: &GameSettings) -> Result<(), Reason> {
+/// The point of a reply `X,Y` on `board`: an error ([`Reason::Illegal`]) if it is off the board
+/// or occupied. Renju fouls are [`judge`]'s to find.
+pub fn place(board: &Board, (x, y): (i64, i64)) -> Result<Pos, Reason> {
+    match board.pos(x, y) {
+        Ok(p) if board.is_empty(p) => Ok(p),
+        Ok(p) => Err(Reason::Illegal(format!(
+            "{x},{y} ({}) is occupied",
+            format_pos(p)
+        ))),
+        Err(e) => Err(Reason::Illegal(e.to_string())),
+    }
+}
+
+/// Starts a game on `engine`: `START` (answered `OK` within `settings.start_ms`), then the
+/// `INFO` lines, `timeout_turn` being `turn_ms`.
+pub fn start_engine(
+    engine: &mut EngineProc,
+    settings: &GameSettings,
+    turn_ms: u64,
+) -> Result<(), Reason> {
     engine.drain();
     if engine.send(&format!("START {}", settings.size)).is_err() {
         return Err(Reason::Crash);
@@ -298,7 +320,7 @@ fn start_engine(engine: &mut EngineProc, settings: &GameSettings) -> Result<(), 
         }
     }
     let infos = [
-        format!("INFO timeout_turn {}", settings.turn_ms),
+        format!("INFO timeout_turn {turn_ms}"),
         format!("INFO timeout_match {}", settings.match_ms),
         format!("INFO max_memory {}", settings.max_memory),
         "INFO game_type 1".to_string(),
@@ -310,9 +332,38 @@ fn start_engine(engine: &mut EngineProc, settings: &GameSettings) -> Result<(), 
     Ok(())
 }
 
+/// Asks a started engine (see [`start_engine`]) for a move in `board` with `BOARD ... DONE`
+/// (`1` = the side to move's stones; `BEGIN` on the empty board), as the first request of a
+/// game, and waits for a reply
+/// that is `X,Y` within `turn_ms` plus the tolerance (or the match clock). Every `MESSAGE`
+/// and `DEBUG` line received before the move is handed to `on_message`. Returns the reply and
+/// the time it took; the point is not checked (see [`place`]).
+pub fn ask_position(
+    engine: &mut EngineProc,
+    board: &Board,
+    settings: &GameSettings,
+    turn_ms: u64,
+    on_message: &mut dyn FnMut(&str),
+) -> Result<((i64, i64), Duration), Reason> {
+    let mut side = Side {
+        engine,
+        turn_ms,
+        used: Duration::ZERO,
+        slowest: Duration::ZERO,
+        asked_before: false,
+    };
+    let xy = ask_move(&mut side, board, settings, on_message)?;
+    Ok((xy, side.used))
+}
+
 /// Sends the move request for the side to move and waits for a legal-looking reply.
-fn ask_move(side: &mut Side, board: &Board, s: &GameSettings) -> Result<(i64, i64), Reason> {
-    let turn = Duration::from_millis(s.turn_ms);
+fn ask_move(
+    side: &mut Side,
+    board: &Board,
+    s: &GameSettings,
+    on_message: &mut dyn FnMut(&str),
+) -> Result<(i64, i64), Reason> {
+    let turn = Duration::from_millis(side.turn_ms);
     let tol = Duration::from_millis(s.tolerance_ms);
     let matched = s.match_ms > 0;
     let match_limit = Duration::from_millis(s.match_ms);
@@ -350,7 +401,7 @@ fn ask_move(side: &mut Side, board: &Board, s: &GameSettings) -> Result<(i64, i6
     }
     let reply = loop {
         match side.engine.recv(deadline) {
-            Reply::Line(l) if is_message(&l) => continue,
+            Reply::Line(l) if is_message(&l) => on_message(&l),
             Reply::Line(l) => match parse_reply_move(&l) {
                 Some(xy) => break xy,
                 None => return Err(Reason::Garbage(l)),
@@ -367,7 +418,7 @@ fn ask_move(side: &mut Side, board: &Board, s: &GameSettings) -> Result<(i64, i6
                 return Err(Reason::Late(format!(
                     "no move after {} ms (turn {} ms, time left {left}, tolerance {} ms)",
                     waited.as_millis(),
-                    s.turn_ms,
+                    side.turn_ms,
                     s.tolerance_ms
                 )));
             }
@@ -381,7 +432,7 @@ fn ask_move(side: &mut Side, board: &Board, s: &GameSettings) -> Result<(i64, i6
         return Err(Reason::Late(format!(
             "move took {} ms (turn {} ms + tolerance {} ms)",
             elapsed.as_millis(),
-            s.turn_ms,
+            side.turn_ms,
             s.tolerance_ms
         )));
     }

@@ -16,7 +16,7 @@
 
 use super::engine_proc::EngineProc;
 use super::openings::Opening;
-use super::referee::{play_game, GameResult, GameSettings, Reason};
+use super::referee::{play_game_timed, GameResult, GameSettings, Reason};
 use super::stats::{Pentanomial, SprtDecision, SprtParams, SprtReport, Wld};
 use crate::notation::format_moves;
 use crate::types::Color;
@@ -32,6 +32,9 @@ pub struct EngineSpec {
     pub name: String,
     /// Shell command that starts it.
     pub command: String,
+    /// Its per-move limit in ms (`INFO timeout_turn`, and the lateness limit with the
+    /// tolerance); engines may differ (time odds).
+    pub turn_ms: u64,
 }
 
 /// Everything a match needs.
@@ -39,7 +42,8 @@ pub struct EngineSpec {
 pub struct MatchConfig {
     /// Engine 0 is under test; the others are its opponents.
     pub engines: Vec<EngineSpec>,
-    /// Rule, board and clocks.
+    /// Rule, board and clocks; `settings.turn_ms` is engine 0's, each engine's own is in
+    /// [`EngineSpec::turn_ms`].
     pub settings: GameSettings,
     /// At least one opening (the empty board if no file was given).
     pub openings: Vec<Opening>,
@@ -392,10 +396,11 @@ fn worker(
                 let first = low[0].as_mut().expect("engine 0 running");
                 let other = high[0].as_mut().expect("opponent running");
                 let opening = &config.openings[job.opening].moves;
+                let turns = colours.map(|i| config.engines[i].turn_ms);
                 if job.first_is_black {
-                    play_game(first, other, &config.settings, opening)
+                    play_game_timed(first, other, &config.settings, opening, turns)
                 } else {
-                    play_game(other, first, &config.settings, opening)
+                    play_game_timed(other, first, &config.settings, opening, turns)
                 }
             }
             Err(result) => *result,

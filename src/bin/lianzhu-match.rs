@@ -2,10 +2,11 @@
 //! `lianzhu::arena`). The last line of a completed run is `Result: W-L-D forfeits F`.
 //! `lianzhu-match --sparring` instead runs the built-in sparring brain on stdin/stdout;
 //! `lianzhu-match --summarize FILE NAME [elo0,elo1,alpha,beta]` prints the figures of a
-//! games file (`--games-out`) from NAME's side.
+//! games file (`--games-out`) from NAME's side; `lianzhu-match --forced-wins FILE --engine CMD
+//! --judge CMD` scores one engine on a forced-wins file (see `lianzhu::arena::scoring`).
 
 use clap::Parser;
-use lianzhu::arena::cli::{run, Args};
+use lianzhu::arena::cli::{run, run_forced, Args};
 use lianzhu::arena::stats::SprtParams;
 use lianzhu::arena::{sparring, summary};
 use std::io::Write;
@@ -46,8 +47,13 @@ fn main() -> ExitCode {
         };
     }
     let args = Args::parse();
-    match run(&args, &mut out) {
-        Ok(_) => ExitCode::SUCCESS,
+    let done = if args.forced_wins.is_some() {
+        run_forced(&args, &mut out).map(|_| ())
+    } else {
+        run(&args, &mut out).map(|_| ())
+    };
+    match done {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = out.flush();
             eprintln!("lianzhu-match: {e}");
