@@ -437,27 +437,56 @@ impl<'a> Worker<'a> {
         // pat, so it gets one more ply (a few plies beyond the iteration at most; probing
         // the opponent at every horizon node doubled the bench time). Otherwise the
         // four-move quiescence search.
+        // The horizon's results are kept in the TT at depth 0.
+        let key = self.eb.board().hash();
+        let entry = self.shared.tt.probe(key);
         let mut depth = depth;
         if depth <= 0 && opp_fives == 0 {
+            if let Some(e) = entry.filter(|_| !pv_node) {
+                let s = score_from_tt(e.score, ply);
+                if match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                } {
+                    return s;
+                }
+            }
             const LIMITS: ProbeLimits = ProbeLimits {
                 nodes: PROBE_NODES,
                 fours: PROBE_FOURS,
             };
             if let Some(n) = self.probe.vcf(&mut self.eb, me, LIMITS) {
-                return mate_in(ply + n as usize);
+                let s = mate_in(ply + n as usize);
+                let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
+                let tt = &self.shared.tt;
+                tt.store(key, Pos::NONE, score_to_tt(s, ply), eval, 0, Bound::Exact);
+                return s;
             }
             if !(pv_node
                 && (ply as i32) < self.root_depth + THREAT_EXTENSION_PLIES
                 && self.probe.vcf(&mut self.eb, opp, LIMITS).is_some())
             {
-                return self.quiescence(alpha, beta, ply, QS_FOURS);
+                let s = self.quiescence(alpha, beta, ply, QS_FOURS);
+                if !self.shared.aborted() {
+                    let bound = if s >= beta {
+                        Bound::Lower
+                    } else if s > alpha {
+                        Bound::Exact
+                    } else {
+                        Bound::Upper
+                    };
+                    let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
+                    let tt = &self.shared.tt;
+                    tt.store(key, Pos::NONE, score_to_tt(s, ply), eval, 0, bound);
+                }
+                return s;
             }
             depth = 1;
         }
 
         // Step 4. Transposition table.
-        let key = self.eb.board().hash();
-        let entry = self.shared.tt.probe(key);
         let mut tt_move = Pos::NONE;
         if let Some(e) = entry {
             tt_move = e.mv;

@@ -44,9 +44,9 @@ pub const QS_FOURS: u32 = 4;
 pub const QS_MIN_THREAT: CellThreat = CellThreat::Block4Flex3;
 
 /// Attacker fours the leaf VCF probe ([`super::probe`]) tries in all.
-pub const PROBE_NODES: u32 = 12;
+pub const PROBE_NODES: u32 = 32;
 /// Most attacker fours in one line of the leaf probe.
-pub const PROBE_FOURS: u32 = 10;
+pub const PROBE_FOURS: u32 = 16;
 
 /// A principal-variation horizon node whose opponent has a VCF is searched one ply deeper
 /// while its ply is less than the iteration's depth plus this.

@@ -118,10 +118,11 @@ impl Tt {
             let data = self.words[i + 1].load(Relaxed);
             if data == 0 || self.words[i].load(Relaxed) ^ data == key {
                 victim = i;
-                // Keep a deeper exact result of the same position unless ours is exact too.
+                // Keep a result of the same position more than 2 plies deeper unless ours is
+                // exact (the horizon stores at depth 0 would otherwise wipe inner results).
                 if data != 0 {
                     let old = decode(data);
-                    if old.depth > depth + 2 && bound != Bound::Exact && old.bound == Bound::Exact {
+                    if old.depth > depth + 2 && bound != Bound::Exact {
                         return;
                     }
                 }
