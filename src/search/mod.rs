@@ -164,6 +164,10 @@ pub const VCF_DEFENCE_DIVISOR: u64 = 16;
 /// The least node budget of one refutation check.
 pub const VCF_DEFENCE_MIN_NODES: u64 = 1_000;
 
+/// Share of the move's maximum kept for the last check of a VCF defence
+/// ([`defence::confirm`]) after the search, when the root moves are defences.
+pub const CONFIRM_RESERVE_SHARE: f64 = 0.15;
+
 /// Default memory budget of the whole process when the manager gives none.
 pub const DEFAULT_MEMORY: u64 = 350 << 20;
 /// Memory kept aside from the budget for tables, boards, stacks and the binary.
@@ -383,7 +387,13 @@ impl Searcher {
             stop,
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
-            clock,
+            // The last check of a defence runs after the search: its time comes off the
+            // search's maximum.
+            clock: if defending {
+                clock.with_reserve(CONFIRM_RESERVE_SHARE)
+            } else {
+                clock
+            },
             max_nodes: limits.max_nodes,
         };
         let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);

@@ -103,6 +103,19 @@ impl Clock {
         }
     }
 
+    /// The same clock with `share` of its maximum (and of its optimum) taken off, for work
+    /// that follows the search on the move's time.
+    pub fn with_reserve(self, share: f64) -> Clock {
+        let keep = (1.0 - share).clamp(0.0, 1.0);
+        Clock {
+            start: self.start,
+            budget: self.budget.map(|b| Budget {
+                optimum: b.optimum.mul_f64(keep),
+                maximum: b.maximum.mul_f64(keep),
+            }),
+        }
+    }
+
     /// Time since the start.
     #[inline]
     pub fn elapsed(&self) -> Duration {
