@@ -444,12 +444,7 @@ impl<'a> Worker<'a> {
         if depth <= 0 && opp_fives == 0 {
             if let Some(e) = entry.filter(|_| !pv_node) {
                 let s = score_from_tt(e.score, ply);
-                if match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                } {
+                if cuts(e.bound, s, alpha, beta) {
                     return s;
                 }
             }
@@ -470,13 +465,7 @@ impl<'a> Worker<'a> {
             {
                 let s = self.quiescence(alpha, beta, ply, QS_FOURS);
                 if !self.shared.aborted() {
-                    let bound = if s >= beta {
-                        Bound::Lower
-                    } else if s > alpha {
-                        Bound::Exact
-                    } else {
-                        Bound::Upper
-                    };
+                    let bound = bound_of(s, alpha, beta);
                     let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
                     let tt = &self.shared.tt;
                     tt.store(key, Pos::NONE, score_to_tt(s, ply), eval, 0, bound);
@@ -491,15 +480,7 @@ impl<'a> Worker<'a> {
         if let Some(e) = entry {
             tt_move = e.mv;
             let s = score_from_tt(e.score, ply);
-            if !pv_node
-                && e.depth >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !pv_node && e.depth >= depth && cuts(e.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -643,17 +624,34 @@ impl<'a> Worker<'a> {
         self.frames[ply].moves = moves;
 
         // Step 9. Store the result.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, original_alpha, beta);
         self.shared
             .tt
             .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
         best
+    }
+}
+
+/// The bound a search result `s` of the window (`alpha`, `beta`) proves.
+#[inline]
+fn bound_of(s: i32, alpha: i32, beta: i32) -> Bound {
+    if s >= beta {
+        Bound::Lower
+    } else if s > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// True if a TT score `s` with `bound` settles the window (`alpha`, `beta`).
+#[inline]
+fn cuts(bound: Bound, s: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+        Bound::None => false,
     }
 }
 
