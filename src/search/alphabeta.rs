@@ -203,7 +203,7 @@ impl<'a> Worker<'a> {
                 * if dropped || stable == 0 {
                     1.4
                 } else if stable >= 4 {
-                    0.7
+                    0.85
                 } else {
                     1.0
                 };

@@ -411,7 +411,7 @@ impl Searcher {
             }
             let mut main = Worker::new(eb.clone(), &shared, 0, &roots);
             if kind != NodeKind::All {
-                main.time_scale = 0.5;
+                main.time_scale = 0.75;
             }
             let mut on_iteration = |it: &Iteration, nodes| {
                 let elapsed = shared.clock.elapsed();
