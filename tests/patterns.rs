@@ -324,17 +324,8 @@ fn renju_fouls_match_the_fixtures() {
         };
         let spec = format!("B {} | W {} | black", field("black"), field("white"));
         let pos = lianzhu::notation::parse_position(&spec).expect("position");
-        let mut board = Board::square(15).unwrap();
-        for &(p, c) in &pos.stones {
-            board.place(p, c);
-        }
-        board.set_side_to_move(Color::Black);
-        let mut want: Vec<Pos> = field("forbidden")
-            .split_whitespace()
-            .filter(|&f| f != "-")
-            .map(|f| lianzhu::notation::parse_pos(f.split('=').next().unwrap()).unwrap())
-            .collect();
-        want.sort();
+        let board = black_to_move(&pos);
+        let want = forbidden_list(field("forbidden"));
         let eb = EvalBoard::new(&board, Rule::Renju);
         check_fouls(&eb);
         let mut got: Vec<Pos> = eb
@@ -348,6 +339,27 @@ fn renju_fouls_match_the_fixtures() {
         cases += 1;
     }
     assert!(cases >= 19, "only {cases} cases");
+}
+
+/// The stones of `pos` on a 15x15 board, black to move.
+fn black_to_move(pos: &lianzhu::notation::Position) -> Board {
+    let mut board = Board::square(15).unwrap();
+    for &(p, c) in &pos.stones {
+        board.place(p, c);
+    }
+    board.set_side_to_move(Color::Black);
+    board
+}
+
+/// A sorted list of forbidden points, `-` for none; `h8=33`-style kind suffixes are ignored.
+fn forbidden_list(text: &str) -> Vec<Pos> {
+    let mut points: Vec<Pos> = text
+        .split_whitespace()
+        .filter(|&f| f != "-")
+        .map(|f| lianzhu::notation::parse_pos(f.split('=').next().unwrap()).unwrap())
+        .collect();
+    points.sort();
+    points
 }
 
 #[test]
@@ -364,18 +376,8 @@ fn renju_fouls_match_the_shared_data() {
         let fields: Vec<&str> = line.split('|').map(str::trim).collect();
         let spec = format!("{} | {} | black", fields[1], fields[2]);
         let pos = lianzhu::notation::parse_position(&spec).expect("position");
-        let mut board = Board::square(15).unwrap();
-        for &(p, c) in &pos.stones {
-            board.place(p, c);
-        }
-        board.set_side_to_move(Color::Black);
-        let mut want: Vec<Pos> = fields[3]
-            .trim_start_matches('F')
-            .split_whitespace()
-            .filter(|&f| f != "-")
-            .map(|f| lianzhu::notation::parse_pos(f.split('=').next().unwrap()).unwrap())
-            .collect();
-        want.sort();
+        let board = black_to_move(&pos);
+        let want = forbidden_list(fields[3].trim_start_matches('F'));
         let eb = EvalBoard::new(&board, Rule::Renju);
         check_fouls(&eb);
         let got: Vec<Pos> = eb
