@@ -7,6 +7,7 @@
 //! `max_memory`). [`simple_move`], the simple mover of the rules/protocol milestone, stays as
 //! the fallback: [`Engine::choose`] wraps `think` so that the protocol's reply is always legal.
 
+use crate::eval::EvalSet;
 use crate::rules::{self, tables, Board, BoardError};
 use crate::search::params::{MATE, MATE_BOUND};
 use crate::search::{self, time::TimeControl, Limits, Progress, RootReport, Searcher};
@@ -207,6 +208,8 @@ pub struct Engine {
     searcher: Option<Searcher>,
     /// Root moves kept out of every search (Yixin-Board's `YXBLOCK`), in the order added.
     blocked: Vec<Pos>,
+    /// The evaluation tables the searcher gets.
+    eval: EvalSet,
 }
 
 impl Default for Engine {
@@ -223,7 +226,16 @@ impl Engine {
             options: Options::default(),
             searcher: None,
             blocked: Vec::new(),
+            eval: EvalSet::builtin(),
         }
+    }
+
+    /// Evaluates with `eval` from the next search on (e.g. tables from `--eval FILE`).
+    pub fn set_eval(&mut self, eval: EvalSet) {
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_eval(eval.clone());
+        }
+        self.eval = eval;
     }
 
     /// Starts a new game on an empty `width` x `height` board. On error the previous game
@@ -352,7 +364,12 @@ impl Engine {
     /// The searcher, sized for the current options.
     fn searcher(&mut self) -> &mut Searcher {
         let bytes = search::tt_bytes(self.options.hash_kb, self.options.max_memory);
-        let searcher = self.searcher.get_or_insert_with(|| Searcher::new(bytes));
+        let eval = &self.eval;
+        let searcher = self.searcher.get_or_insert_with(|| {
+            let mut s = Searcher::new(bytes);
+            s.set_eval(eval.clone());
+            s
+        });
         searcher.resize(bytes);
         searcher
     }
@@ -494,13 +511,18 @@ impl Engine {
     /// previous game; called on `START`/`RESTART` so that no move pays for it.
     fn prepare(&mut self) {
         tables::init(self.options.rule);
+        let _ = self.eval.get(self.options.rule);
         let bytes = search::tt_bytes(self.options.hash_kb, self.options.max_memory);
         match self.searcher.as_mut() {
             Some(s) => {
                 s.resize(bytes);
                 s.clear();
             }
-            None => self.searcher = Some(Searcher::new(bytes)),
+            None => {
+                let mut s = Searcher::new(bytes);
+                s.set_eval(self.eval.clone());
+                self.searcher = Some(s);
+            }
         }
     }
 }

@@ -18,13 +18,14 @@
 //! equals what [`EvalBoard::new`] computes for the same stones; stone cells carry no threat
 //! and are not counted.
 
-use super::weights::Weights;
+use super::tables::{pcode_of, threat_mask, EvalSet, EvalTables, VALUE_UNIT};
 use crate::rules::pattern::{
     shift_of, CellThreat, LinePattern, EMPTY, MAYBE_FOUL, THREAT_MASK, WALL,
 };
 use crate::rules::tables::{self, color_code, PatternTable};
 use crate::rules::{self, Board, Cell};
 use crate::types::{Color, Pos, Rule, CELLS, DIRECTIONS, PAD, STRIDE};
+use std::sync::Arc;
 
 /// A board with incremental pattern, threat and score state.
 #[derive(Clone)]
@@ -32,12 +33,12 @@ pub struct EvalBoard {
     board: Board,
     rule: Rule,
     table: &'static PatternTable,
-    weights: Weights,
+    tables: Arc<EvalTables>,
     keys: Box<[[u32; 4]; CELLS]>,
     cells: Box<[CellState; CELLS]>,
     near: Box<[u8; CELLS]>,
     counts: [[u16; 32]; 2],
-    value_sum: [i32; 2],
+    value_sum: [[i32; 2]; 2],
     playable: Vec<Pos>,
     /// Per stone placed since the start (and one for the start), the rectangle
     /// `[x0, y0, x1, y1]` (inclusive) of points within distance 2 of a stone.
@@ -51,16 +52,16 @@ pub struct EvalBoard {
 
 /// The state of one cell. For an empty cell: per direction the table entry (black's
 /// pattern in the low nibble, white's in the high one), and per colour the combination key
-/// of its four patterns, the sum of their line scores, its threat byte and its score. A
-/// stone cell keeps threat and score 0 (and stale line fields). One cell is 32 bytes, so a
-/// change touches one half cache line and its log entry is a plain copy.
+/// of its four patterns, its threat byte and its values for role 0 (that colour to move) and
+/// role 1 (in 1/[`VALUE_UNIT`] units). A stone cell keeps threat and values 0 (and stale line
+/// fields). One cell is 32 bytes, so a change touches one half cache line and its log entry
+/// is a plain copy.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 #[repr(align(32))]
 struct CellState {
     entry: [u8; 4],
     combo: [u16; 2],
-    score: [i32; 2],
-    value: [i32; 2],
+    value: [[i32; 2]; 2],
     threat: [u8; 2],
     /// The cell's own index, so that a logged copy says where it goes back.
     index: u16,
@@ -72,9 +73,9 @@ struct CellState {
 struct Frame {
     log_len: usize,
     counts: [[u16; 32]; 2],
-    value_sum: [i32; 2],
+    value_sum: [[i32; 2]; 2],
     threat: [u8; 2],
-    value: [i32; 2],
+    value: [[i32; 2]; 2],
 }
 
 /// Farthest index distance a line update reaches from the stone (5 cells diagonally).
@@ -89,23 +90,23 @@ fn per_cell<T: Copy>(v: T) -> Box<[T; CELLS]> {
 }
 
 impl EvalBoard {
-    /// The state of `board` under `rule`, computed from scratch, with default weights.
+    /// The state of `board` under `rule`, computed from scratch, with the hand-set weights.
     pub fn new(board: &Board, rule: Rule) -> EvalBoard {
-        EvalBoard::with_weights(board, rule, Weights::DEFAULT)
+        EvalBoard::with_tables(board, rule, EvalSet::hand().get(rule))
     }
 
-    /// The state of `board` under `rule` with the given weights.
-    pub fn with_weights(board: &Board, rule: Rule, weights: Weights) -> EvalBoard {
+    /// The state of `board` under `rule` with the given tables (those of `rule`).
+    pub fn with_tables(board: &Board, rule: Rule, tables: Arc<EvalTables>) -> EvalBoard {
         let mut eb = EvalBoard {
             board: board.clone(),
             rule,
             table: tables::table(rule),
-            weights,
+            tables,
             keys: per_cell([0; 4]),
             cells: per_cell(CellState::default()),
             near: per_cell(0),
             counts: [[0; 32]; 2],
-            value_sum: [0; 2],
+            value_sum: [[0; 2]; 2],
             playable: board.points().collect(),
             area: Vec::with_capacity(board.width() * board.height() + 1),
             frames: Vec::with_capacity(board.width() * board.height()),
@@ -215,10 +216,30 @@ impl EvalBoard {
         LinePattern::from_u8((entry >> (4 * (color.index() & 1))) & 15)
     }
 
-    /// The score of the empty cell `p` for `color`.
+    /// The value of the empty cell `p` for `color` when `color` is not to move (role 1), in
+    /// evaluation units: how much the cell is worth to that side, for move ordering.
     #[inline]
     pub fn cell_value(&self, p: Pos, color: Color) -> i32 {
-        self.cells[p.index()].value[color.index()]
+        self.cells[p.index()].value[color.index()][1] / VALUE_UNIT
+    }
+
+    /// The pcode of `color` at the empty cell `p` (its four line patterns as a multiset).
+    #[inline]
+    pub fn pcode(&self, p: Pos, color: Color) -> usize {
+        pcode_of(usize::from(self.cells[p.index()].combo[color.index()]))
+    }
+
+    /// The threat mask of the position from the side to move's view (see
+    /// [`super::tables::threat_mask`]).
+    #[inline]
+    pub fn threat_mask(&self) -> usize {
+        threat_mask(&self.counts, self.side_to_move().index())
+    }
+
+    /// The evaluation tables in use.
+    #[inline]
+    pub fn tables(&self) -> &Arc<EvalTables> {
+        &self.tables
     }
 
     /// Number of empty cells where `color` has exactly threat class `t`. O(1).
@@ -265,8 +286,12 @@ impl EvalBoard {
     #[inline]
     pub fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
-        let w = &self.weights;
-        (self.value_sum[me] * w.own_scale - self.value_sum[1 - me] * w.opp_scale) / 16
+        let cells = (self.value_sum[me][0] - self.value_sum[1 - me][1]) / VALUE_UNIT;
+        if self.tables.has_tempo() {
+            cells + self.tables.tempo(me, threat_mask(&self.counts, me))
+        } else {
+            cells
+        }
     }
 
     /// Places a stone for the side to move at the empty point `p`.
@@ -283,10 +308,12 @@ impl EvalBoard {
         for c in 0..2 {
             let t = self.cells[i].threat[c] & THREAT_MASK;
             self.counts[c][t as usize] -= 1;
-            self.value_sum[c] -= self.cells[i].value[c];
+            for r in 0..2 {
+                self.value_sum[c][r] -= self.cells[i].value[c][r];
+            }
         }
         self.cells[i].threat = [0; 2];
-        self.cells[i].value = [0; 2];
+        self.cells[i].value = [[0; 2]; 2];
         self.board.make(p);
         self.log.reserve(4 * 2 * 5);
         let code = color_code(color);
@@ -376,35 +403,32 @@ impl EvalBoard {
         for c in 0..2 {
             let pats = cell.entry.map(|e| (e >> (4 * c)) & 15);
             cell.combo[c] = tables::combine_key(pats) as u16;
-            cell.score[c] = pats.iter().map(|&p| self.weights.line[p as usize]).sum();
         }
         for c in 0..2 {
             if counted {
                 let cell = &self.cells[q];
                 self.counts[c][(cell.threat[c] & THREAT_MASK) as usize] -= 1;
-                self.value_sum[c] -= cell.value[c];
+                for r in 0..2 {
+                    self.value_sum[c][r] -= cell.value[c][r];
+                }
             }
             self.set_threat(q, c);
         }
     }
 
-    /// Sets the threat byte and score of colour index `c` at the empty cell `q` from its
+    /// Sets the threat byte and values of colour index `c` at the empty cell `q` from its
     /// line state and adds them to the counts and sums.
     #[inline(always)]
     fn set_threat(&mut self, q: usize, c: usize) {
         let cell = &mut self.cells[q];
-        let t = self.table.combine_keyed(usize::from(cell.combo[c]), c);
-        let class = (t & THREAT_MASK) as usize;
-        // As `Weights::cell`: the line scores plus the threat bonus, nothing for a foul.
-        let v = if class == CellThreat::Forbidden as usize {
-            0
-        } else {
-            cell.score[c] + self.weights.threat[class]
-        };
+        let combo = usize::from(cell.combo[c]);
+        let t = self.table.combine_keyed(combo, c);
+        let v = self.tables.combo_value(combo, c);
         cell.threat[c] = t;
         cell.value[c] = v;
-        self.counts[c][class] += 1;
-        self.value_sum[c] += v;
+        self.counts[c][(t & THREAT_MASK) as usize] += 1;
+        self.value_sum[c][0] += v[0];
+        self.value_sum[c][1] += v[1];
     }
 
     /// `make`'s update along direction `DI`: flips the new stone at index `i` (of key code
@@ -471,21 +495,17 @@ impl EvalBoard {
             cell.combo[c] = cell.combo[c]
                 .wrapping_add(u16::from(n).wrapping_mul(weight))
                 .wrapping_sub(u16::from(o).wrapping_mul(weight));
-            cell.score[c] += self.weights.line[n as usize] - self.weights.line[o as usize];
-            let t = self.table.combine_keyed(usize::from(cell.combo[c]), c);
+            let combo = usize::from(cell.combo[c]);
+            let t = self.table.combine_keyed(combo, c);
             let (class, old_class) = ((t & THREAT_MASK) as usize, cell.threat[c] & THREAT_MASK);
-            // As `Weights::cell` (see `set_threat`).
-            let v = if class == CellThreat::Forbidden as usize {
-                0
-            } else {
-                cell.score[c] + self.weights.threat[class]
-            };
+            let v = self.tables.combo_value(combo, c);
             // Most changes are far from the stone and keep the class.
             if class != usize::from(old_class) {
                 self.counts[c][usize::from(old_class)] -= 1;
                 self.counts[c][class] += 1;
             }
-            self.value_sum[c] += v - cell.value[c];
+            self.value_sum[c][0] += v[0] - cell.value[c][0];
+            self.value_sum[c][1] += v[1] - cell.value[c][1];
             cell.threat[c] = t;
             cell.value[c] = v;
         }
@@ -544,7 +564,7 @@ impl EvalBoard {
     /// Compares every incremental field with a from-scratch rebuild; `Err` names the first
     /// difference.
     pub fn check_consistency(&self) -> Result<(), String> {
-        let fresh = EvalBoard::with_weights(&self.board, self.rule, self.weights);
+        let fresh = EvalBoard::with_tables(&self.board, self.rule, self.tables.clone());
         for &p in &self.playable {
             let i = p.index();
             if self.keys[i] != fresh.keys[i] {
@@ -555,7 +575,7 @@ impl EvalBoard {
             }
             if self.board.is_empty(p) {
                 let (a, b) = (&self.cells[i], &fresh.cells[i]);
-                if (a.entry, a.combo, a.score) != (b.entry, b.combo, b.score) {
+                if (a.entry, a.combo) != (b.entry, b.combo) {
                     return Err(format!("patterns differ at {p:?}"));
                 }
                 if a.threat != b.threat || a.value != b.value {
@@ -564,7 +584,7 @@ impl EvalBoard {
                 if a.index != b.index {
                     return Err(format!("cell index differs at {p:?}"));
                 }
-            } else if self.cells[i].threat != [0, 0] || self.cells[i].value != [0, 0] {
+            } else if self.cells[i].threat != [0, 0] || self.cells[i].value != [[0; 2]; 2] {
                 return Err(format!("stone cell {p:?} carries a threat"));
             }
         }

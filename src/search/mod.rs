@@ -22,7 +22,7 @@ pub mod probe;
 pub mod time;
 pub mod tt;
 
-use crate::eval::EvalBoard;
+use crate::eval::{EvalBoard, EvalSet};
 use crate::rules::{self, tables, Board};
 use crate::threat::vcf::{self, VcfLimits};
 use crate::types::{Pos, Rule};
@@ -187,17 +187,29 @@ pub fn tt_bytes(hash_kb: Option<u64>, max_memory: u64) -> usize {
     want.min(avail).clamp(1 << 16, 1 << 34) as usize
 }
 
-/// Owns the transposition table across moves of a game.
+/// Owns the transposition table across moves of a game, and the evaluation tables.
 pub struct Searcher {
     tt: Tt,
+    eval: EvalSet,
 }
 
 impl Searcher {
-    /// A searcher whose TT has at most `tt_bytes` bytes.
+    /// A searcher whose TT has at most `tt_bytes` bytes, with the built-in evaluation.
     pub fn new(tt_bytes: usize) -> Searcher {
         Searcher {
             tt: Tt::new(tt_bytes),
+            eval: EvalSet::builtin(),
         }
+    }
+
+    /// Evaluates with `eval` from now on.
+    pub fn set_eval(&mut self, eval: EvalSet) {
+        self.eval = eval;
+    }
+
+    /// The evaluation tables in use.
+    pub fn eval(&self) -> &EvalSet {
+        &self.eval
     }
 
     /// TT size in bytes.
@@ -496,7 +508,7 @@ impl Searcher {
         let legal = |p: Pos| rules::is_legal(board, p, me, rule);
         let excluded = |p: &Pos| limits.exclude.contains(p);
         // Root moves: the threat-aware generator, then the exact legality test.
-        let eb = EvalBoard::new(board, rule);
+        let eb = EvalBoard::with_tables(board, rule, self.eval.get(rule));
         let history = history::History::new();
         let mut moves = Vec::new();
         let kind = movegen::generate(

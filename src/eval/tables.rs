@@ -1,0 +1,453 @@
+//! Evaluation tables: one value per pattern combination ("pcode") of a cell, per colour and
+//! role, and one tempo value per threat mask; the hand-set [`Weights`] as one such table, and
+//! learned tables read from (and written to) a small binary file.
+//!
+//! A *pcode* is the unordered multiset of a cell's four [`LinePattern`]s for one colour:
+//! C(12 + 3, 4) = 1365 of them, numbered densely ([`pcode_of`]). A cell's value for a colour
+//! depends on its pcode and on whether that colour is the side to move (role 0) or not
+//! (role 1). The *threat mask* ([`THREAT_MASKS`] entries) says which threat classes each side
+//! has anywhere on the board, from the side to move's view; its table is the tempo term (who
+//! moves first with a four-plus against a three, and so on).
+//!
+//! File format, version 1 (all integers little-endian): the 8 bytes `LZEVAL` 0 1; the rule's
+//! Gomocup number (u8) and three zero bytes; the values, i16 in evaluation units, indexed
+//! `[colour][role][pcode]` (black first, role 0 first); the tempo values, i16, indexed
+//! `[side to move][mask]`; the move-ordering scores, i16, indexed `[colour][part][pcode]`
+//! (part 0: the colour's own move there, part 1: the colour blocking the other's cell). A file
+//! of any other length or header is rejected.
+//!
+//! Invariants: tables are immutable once built; [`EvalTables::from_bytes`] of
+//! [`EvalTables::to_bytes`] gives the same tables; no global mutable state (the pcode map is
+//! built once, immutably).
+
+use super::weights::Weights;
+use crate::rules::pattern::{CellThreat, LinePattern, THREAT_MASK};
+use crate::rules::tables::{self, COMBINE_KEYS, COMBINE_SLOTS};
+use crate::types::Rule;
+use std::fmt;
+use std::sync::{Arc, LazyLock};
+
+/// Number of pcodes: multisets of four of the 12 line patterns.
+pub const PCODES: usize = 1365;
+/// Number of threat masks (11 flags).
+pub const THREAT_MASKS: usize = 1 << 11;
+/// Values are stored at runtime in 1/`VALUE_UNIT` evaluation units (the hand-set weights scale
+/// the side to move's sum by 20/16 = 5/4).
+pub const VALUE_UNIT: i32 = 4;
+
+const MAGIC: [u8; 8] = *b"LZEVAL\x00\x01";
+const HEADER: usize = 12;
+/// Length of a version-1 file.
+pub const FILE_BYTES: usize = HEADER + 2 * (2 * 2 * PCODES + 2 * THREAT_MASKS + 2 * 2 * PCODES);
+
+/// The dense pcode of every ordered combination key.
+static PCODE: LazyLock<Box<[u16]>> = LazyLock::new(|| {
+    let mut index = vec![0u16; 12 * 12 * 12 * 12];
+    let mut next = 0u16;
+    let mut first = vec![u16::MAX; 12 * 12 * 12 * 12];
+    for (key, slot) in index.iter_mut().enumerate() {
+        let mut p = [key % 12, key / 12 % 12, key / 144 % 12, key / 1728];
+        p.sort_unstable();
+        let sorted = p[0] + 12 * p[1] + 144 * p[2] + 1728 * p[3];
+        if first[sorted] == u16::MAX {
+            first[sorted] = next;
+            next += 1;
+        }
+        *slot = first[sorted];
+    }
+    debug_assert_eq!(usize::from(next), PCODES);
+    index.into_boxed_slice()
+});
+
+/// The pcode of an ordered combination key ([`tables::combine_key`]).
+#[inline]
+pub fn pcode_of(combo: usize) -> usize {
+    usize::from(PCODE[combo % COMBINE_KEYS])
+}
+
+/// The four patterns (sorted) of every pcode.
+pub fn pcode_patterns() -> Vec<[u8; 4]> {
+    let mut out = vec![[0u8; 4]; PCODES];
+    for key in 0..COMBINE_KEYS {
+        let mut p = [key % 12, key / 12 % 12, key / 144 % 12, key / 1728].map(|v| v as u8);
+        p.sort_unstable();
+        out[pcode_of(key)] = p;
+    }
+    out
+}
+
+/// The 11 threat flags of a position, from the side to move's view, given per colour index
+/// the number of empty cells of each [`CellThreat`] class: bit 0 the opponent has a five
+/// point; then for the side to move (even bits) and the opponent (odd bits): 1/2 a winning
+/// four point (live four or double four), 3/4 a four-plus point (a four with a three or
+/// two), 5/6 a plain four point, 7/8 a three-plus point (a live three with more, or a double
+/// three), 9/10 a live-three point.
+#[inline]
+pub fn threat_mask(counts: &[[u16; 32]; 2], me: usize) -> usize {
+    let has = |c: usize, lo: CellThreat, hi: CellThreat| {
+        counts[c][lo as usize..=hi as usize].iter().any(|&n| n > 0)
+    };
+    let mut mask = usize::from(counts[1 - me][CellThreat::Five as usize] > 0);
+    for (side, c) in [me, 1 - me].into_iter().enumerate() {
+        let flags = [
+            has(c, CellThreat::Block4x2, CellThreat::Flex4),
+            has(c, CellThreat::Block4Plus, CellThreat::Block4Flex3),
+            has(c, CellThreat::Block4, CellThreat::Block4),
+            has(c, CellThreat::Flex3Plus, CellThreat::Flex3x2),
+            has(c, CellThreat::Flex3, CellThreat::Flex3),
+        ];
+        for (k, &f) in flags.iter().enumerate() {
+            mask |= usize::from(f) << (1 + 2 * k + side);
+        }
+    }
+    mask
+}
+
+/// The tables of one rule.
+#[derive(Clone, PartialEq, Eq)]
+pub struct EvalTables {
+    rule: Rule,
+    /// `[colour][pcode]` -> the value for role 0 and role 1, in 1/[`VALUE_UNIT`] units.
+    value: Box<[[[i32; 2]; PCODES]; 2]>,
+    /// The same values by ordered combination key, `[combo][colour]`, for the incremental
+    /// update (one lookup, no pcode step).
+    by_combo: Box<[[[i16; 2]; 2]; COMBINE_SLOTS]>,
+    /// `[side to move][mask]`, in evaluation units.
+    tempo: Box<[[i32; THREAT_MASKS]; 2]>,
+    /// `[colour][part][pcode]`, as in the file.
+    policy: Box<[[[i16; PCODES]; 2]; 2]>,
+    /// True if any tempo value is not 0.
+    has_tempo: bool,
+}
+
+/// Why a table file was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalFileError {
+    /// The file is not `FILE_BYTES` long.
+    Length(usize),
+    /// The first 8 bytes are not the version-1 magic.
+    Magic,
+    /// The rule byte is not a rule we play.
+    Rule(u8),
+    /// The file's rule is not the one it was loaded for.
+    WrongRule {
+        /// The file's rule.
+        file: Rule,
+        /// The rule it was loaded for.
+        wanted: Rule,
+    },
+}
+
+impl fmt::Display for EvalFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalFileError::Length(n) => {
+                write!(
+                    f,
+                    "eval file has {n} bytes, a version-1 file has {FILE_BYTES}"
+                )
+            }
+            EvalFileError::Magic => write!(f, "not a version-1 Lianzhu eval file"),
+            EvalFileError::Rule(r) => write!(f, "eval file for unknown rule {r}"),
+            EvalFileError::WrongRule { file, wanted } => {
+                write!(f, "eval file is for {file}, not {wanted}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EvalFileError {}
+
+/// `M` copies of `row`, boxed.
+fn rows<R: Copy, const M: usize>(row: R) -> Box<[R; M]> {
+    vec![row; M]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("M rows"))
+}
+
+impl EvalTables {
+    /// The hand-set `weights` as tables: a cell's value is the sum of its line scores plus
+    /// its class bonus (0 for a renju foul), scaled by `own_scale` for role 0 and `opp_scale`
+    /// for role 1; no tempo term; no move scores.
+    pub fn from_weights(rule: Rule, weights: &Weights) -> EvalTables {
+        let table = tables::table(rule);
+        let mut value = rows([[0i32; 2]; PCODES]);
+        let unit = 16 / VALUE_UNIT;
+        for key in 0..COMBINE_KEYS {
+            let pats = [key % 12, key / 12 % 12, key / 144 % 12, key / 1728].map(|v| v as u8);
+            for (c, row) in value.iter_mut().enumerate() {
+                let class = table.combine_keyed(key, c) & THREAT_MASK;
+                let cell = weights.cell(pats, class);
+                row[pcode_of(key)] =
+                    [weights.own_scale, weights.opp_scale].map(|s| cell * s / unit);
+            }
+        }
+        EvalTables::assemble(rule, value, rows([0; THREAT_MASKS]), rows([[0; PCODES]; 2]))
+    }
+
+    /// The tables from their parts, with the by-combination copy of the values.
+    fn assemble(
+        rule: Rule,
+        value: Box<[[[i32; 2]; PCODES]; 2]>,
+        tempo: Box<[[i32; THREAT_MASKS]; 2]>,
+        policy: Box<[[[i16; PCODES]; 2]; 2]>,
+    ) -> EvalTables {
+        let mut by_combo = rows([[0i16; 2]; 2]);
+        for (key, slot) in by_combo.iter_mut().enumerate().take(COMBINE_KEYS) {
+            for (c, v) in slot.iter_mut().enumerate() {
+                let full = value[c][pcode_of(key)];
+                *v = full.map(|x| x.clamp(i16::MIN.into(), i16::MAX.into()) as i16);
+            }
+        }
+        let has_tempo = tempo.iter().flatten().any(|&x| x != 0);
+        EvalTables {
+            rule,
+            value,
+            by_combo,
+            tempo,
+            policy,
+            has_tempo,
+        }
+    }
+
+    /// Tables from learned values in evaluation units: `value[colour][role][pcode]`,
+    /// `tempo[side to move][mask]` and `policy[colour][part][pcode]`.
+    pub fn from_values(
+        rule: Rule,
+        value: &[[[i16; PCODES]; 2]; 2],
+        tempo: &[[i16; THREAT_MASKS]; 2],
+        policy: &[[[i16; PCODES]; 2]; 2],
+    ) -> EvalTables {
+        let mut v = rows([[0i32; 2]; PCODES]);
+        for c in 0..2 {
+            for k in 0..PCODES {
+                v[c][k] = [0, 1].map(|r| i32::from(value[c][r][k]) * VALUE_UNIT);
+            }
+        }
+        let mut t = rows([0i32; THREAT_MASKS]);
+        for s in 0..2 {
+            for m in 0..THREAT_MASKS {
+                t[s][m] = i32::from(tempo[s][m]);
+            }
+        }
+        EvalTables::assemble(rule, v, t, Box::new(*policy))
+    }
+
+    /// The rule these tables are for.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The values of `colour` at a cell of pcode `pcode`, for role 0 and role 1, in
+    /// 1/[`VALUE_UNIT`] units.
+    #[inline]
+    pub fn value(&self, colour: usize, pcode: usize) -> [i32; 2] {
+        self.value[colour & 1][pcode]
+    }
+
+    /// The values of `colour` at a cell of ordered combination key `combo` ([`tables::combine_key`]),
+    /// for role 0 and role 1, in 1/[`VALUE_UNIT`] units.
+    #[inline(always)]
+    pub fn combo_value(&self, combo: usize, colour: usize) -> [i32; 2] {
+        self.by_combo[combo & (COMBINE_SLOTS - 1)][colour & 1].map(i32::from)
+    }
+
+    /// The tempo value of `mask` with `stm` (a colour index) to move, in evaluation units.
+    #[inline]
+    pub fn tempo(&self, stm: usize, mask: usize) -> i32 {
+        self.tempo[stm & 1][mask % THREAT_MASKS]
+    }
+
+    /// The move-ordering score of `part` (0 own, 1 block) for `colour` at pcode `pcode`.
+    #[inline]
+    pub fn policy(&self, colour: usize, part: usize, pcode: usize) -> i16 {
+        self.policy[colour & 1][part & 1][pcode]
+    }
+
+    /// True if any tempo value is not 0.
+    #[inline]
+    pub fn has_tempo(&self) -> bool {
+        self.has_tempo
+    }
+
+    /// True if any move-ordering score is set.
+    pub fn has_policy(&self) -> bool {
+        self.policy.iter().flatten().flatten().any(|&v| v != 0)
+    }
+
+    /// The values in evaluation units, `[colour][role][pcode]` (rounded toward zero for
+    /// hand-set tables, whose units are finer).
+    pub fn values(&self) -> Box<[[[i16; PCODES]; 2]; 2]> {
+        let mut out = rows([[0i16; PCODES]; 2]);
+        for c in 0..2 {
+            for r in 0..2 {
+                for k in 0..PCODES {
+                    let v = self.value[c][k][r] / VALUE_UNIT;
+                    out[c][r][k] = v.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+                }
+            }
+        }
+        out
+    }
+
+    /// The tempo values, `[side to move][mask]`.
+    pub fn tempos(&self) -> Box<[[i16; THREAT_MASKS]; 2]> {
+        let mut out = rows([0i16; THREAT_MASKS]);
+        for s in 0..2 {
+            for m in 0..THREAT_MASKS {
+                out[s][m] = self.tempo[s][m].clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+            }
+        }
+        out
+    }
+
+    /// The move-ordering scores, `[colour][part][pcode]`.
+    pub fn policies(&self) -> &[[[i16; PCODES]; 2]; 2] {
+        &self.policy
+    }
+
+    /// The version-1 file of these tables.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FILE_BYTES);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&[self.rule.gomocup_id() as u8, 0, 0, 0]);
+        let values = self.values();
+        let tempos = self.tempos();
+        let all = values
+            .iter()
+            .flatten()
+            .flatten()
+            .chain(tempos.iter().flatten())
+            .chain(self.policy.iter().flatten().flatten());
+        for v in all {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        debug_assert_eq!(out.len(), FILE_BYTES);
+        out
+    }
+
+    /// Tables from a version-1 file; `Err` says why the file is not one.
+    pub fn from_bytes(bytes: &[u8]) -> Result<EvalTables, EvalFileError> {
+        if bytes.len() != FILE_BYTES {
+            return Err(EvalFileError::Length(bytes.len()));
+        }
+        if bytes[..8] != MAGIC || bytes[9..12] != [0, 0, 0] {
+            return Err(EvalFileError::Magic);
+        }
+        let rule = Rule::from_gomocup(i64::from(bytes[8]))
+            .filter(|r| r.gomocup_id() == u32::from(bytes[8]))
+            .ok_or(EvalFileError::Rule(bytes[8]))?;
+        let mut words = bytes[HEADER..]
+            .chunks_exact(2)
+            .map(|w| i16::from_le_bytes([w[0], w[1]]));
+        let mut value = rows([[0i16; PCODES]; 2]);
+        let mut tempo = rows([0i16; THREAT_MASKS]);
+        let mut policy = rows([[0i16; PCODES]; 2]);
+        let slots = value
+            .iter_mut()
+            .flatten()
+            .flatten()
+            .chain(tempo.iter_mut().flatten())
+            .chain(policy.iter_mut().flatten().flatten());
+        for slot in slots {
+            *slot = words
+                .next()
+                .unwrap_or_else(|| unreachable!("length checked"));
+        }
+        Ok(EvalTables::from_values(rule, &value, &tempo, &policy))
+    }
+
+    /// Tables for `rule` from a version-1 file's bytes.
+    pub fn from_bytes_for(rule: Rule, bytes: &[u8]) -> Result<EvalTables, EvalFileError> {
+        let t = EvalTables::from_bytes(bytes)?;
+        if t.rule != rule {
+            return Err(EvalFileError::WrongRule {
+                file: t.rule,
+                wanted: rule,
+            });
+        }
+        Ok(t)
+    }
+}
+
+impl fmt::Debug for EvalTables {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "EvalTables({})", self.rule)
+    }
+}
+
+/// The tables of every rule the search uses: learned tables where set, the hand-set weights
+/// elsewhere (built on first use, per rule).
+#[derive(Clone, Debug, Default)]
+pub struct EvalSet {
+    per_rule: [Option<Arc<EvalTables>>; 5],
+}
+
+const RULES: [Rule; 5] = [
+    Rule::Freestyle,
+    Rule::Standard,
+    Rule::Renju,
+    Rule::Caro,
+    Rule::CaroExact,
+];
+
+fn rule_index(rule: Rule) -> usize {
+    RULES.iter().position(|&r| r == rule).unwrap_or(0)
+}
+
+fn hand_tables(i: usize) -> Arc<EvalTables> {
+    Arc::new(EvalTables::from_weights(RULES[i], &Weights::DEFAULT))
+}
+
+static HAND: [LazyLock<Arc<EvalTables>>; 5] = [
+    LazyLock::new(|| hand_tables(0)),
+    LazyLock::new(|| hand_tables(1)),
+    LazyLock::new(|| hand_tables(2)),
+    LazyLock::new(|| hand_tables(3)),
+    LazyLock::new(|| hand_tables(4)),
+];
+
+impl EvalSet {
+    /// The hand-set weights for every rule.
+    pub fn hand() -> EvalSet {
+        EvalSet::default()
+    }
+
+    /// The shipped tables: learned where the repository has them, hand-set elsewhere.
+    pub fn builtin() -> EvalSet {
+        EvalSet::hand()
+    }
+
+    /// The tables for `rule`.
+    pub fn get(&self, rule: Rule) -> Arc<EvalTables> {
+        let i = rule_index(rule);
+        self.per_rule[i]
+            .clone()
+            .unwrap_or_else(|| Arc::clone(&HAND[i]))
+    }
+
+    /// Uses `tables` for their rule.
+    pub fn set(&mut self, tables: EvalTables) {
+        let i = rule_index(tables.rule);
+        self.per_rule[i] = Some(Arc::new(tables));
+    }
+}
+
+/// A short name of the line pattern `p` (for the trainer's reports).
+pub fn pattern_name(p: u8) -> &'static str {
+    match LinePattern::from_u8(p) {
+        LinePattern::Dead => "-",
+        LinePattern::Overline => "L",
+        LinePattern::Block1 => "B1",
+        LinePattern::Flex1 => "F1",
+        LinePattern::Block2 => "B2",
+        LinePattern::Flex2 => "F2",
+        LinePattern::Block3 => "B3",
+        LinePattern::Flex3 => "F3",
+        LinePattern::Block4 => "B4",
+        LinePattern::Flex4 => "F4",
+        LinePattern::DoubleFour => "44",
+        LinePattern::Five => "5",
+    }
+}
