@@ -18,4 +18,5 @@ pub mod search;
 pub mod solve;
 pub mod swap2;
 pub mod threat;
+pub mod train;
 pub mod types;

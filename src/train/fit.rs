@@ -1,0 +1,340 @@
+//! The trainer: fits evaluation tables to the results (and optionally the search scores) of
+//! recorded games, Texel style.
+//!
+//! The evaluation is linear in its table entries: from the side to move's view it is the sum
+//! over empty cells of the mover's value for the cell's pcode (role 0) minus the opponent's
+//! value for its pcode (role 1), plus the tempo value of the position's threat mask (see
+//! [`crate::eval::tables`]). So a position is a sparse vector of signed pcode counts plus one
+//! tempo index, and the fit is a regularised logistic regression: minimise the cross-entropy
+//! between `sigmoid(eval / K)` and the target, `lambda * result + (1 - lambda) *
+//! sigmoid(score / K)`, plus `l2` times the squared distance of every value from its start
+//! (the hand-set table, or `--init`), with Adam on full batches. `K` is the scale that fits the
+//! starting tables best on the training positions, so the learned values keep the search's
+//! units (its margins were tuned on that scale).
+//!
+//! Positions used: every position before a searched move whose score is not a proven result
+//! and where neither side already has a five point or the mover a winning four (the search
+//! never evaluates those). Games are split into training and held-out sets by game number.
+//!
+//! Invariants: the starting parameters reproduce the starting tables' evaluation of every
+//! position (up to rounding); training never increases the regularised training loss by
+//! more than Adam's step noise; no global state.
+
+use super::data::{Game, Score};
+use crate::eval::tables::{EvalTables, PCODES, THREAT_MASKS, VALUE_UNIT};
+use crate::eval::EvalBoard;
+use crate::rules::pattern::CellThreat;
+use crate::rules::Board;
+use crate::types::{Color, Rule};
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// Value parameters: `[colour][role][pcode]`.
+const VALUES: usize = 2 * 2 * PCODES;
+/// All parameters: the values, then the tempo table `[side to move][mask]`.
+const PARAMS: usize = VALUES + 2 * THREAT_MASKS;
+
+/// Training positions as sparse feature vectors.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    /// Start of each position's features in `index`/`count`, plus one end.
+    offsets: Vec<u32>,
+    /// Parameter index of each feature.
+    index: Vec<u32>,
+    /// Signed count of each feature (+ for the mover's cells and the tempo entry).
+    count: Vec<f32>,
+    /// The game result from the mover's view (1 win, 0.5 draw, 0 loss).
+    result: Vec<f32>,
+    /// The search's score (mover's view).
+    score: Vec<f32>,
+    /// The evaluation of the tables the positions were read with.
+    start_eval: Vec<i32>,
+}
+
+impl Dataset {
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.result.len()
+    }
+
+    /// True if there is no position.
+    pub fn is_empty(&self) -> bool {
+        self.result.is_empty()
+    }
+
+    /// The evaluation of position `i` by the tables it was read with (for checks).
+    pub fn start_eval(&self, i: usize) -> i32 {
+        self.start_eval[i]
+    }
+
+    /// The evaluation of position `i` under trainer parameters `w`.
+    pub fn eval_of(&self, w: &[f32], i: usize) -> f32 {
+        eval(self, w, i)
+    }
+
+    fn features(&self, i: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
+        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        self.index[a..b]
+            .iter()
+            .zip(&self.count[a..b])
+            .map(|(&k, &c)| (k as usize, c))
+    }
+
+    /// Adds the usable positions of `game` (whose rule must be `rule`).
+    pub fn add_game(&mut self, game: &Game, tables: &Arc<EvalTables>) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        let Ok(board) = Board::square(game.size) else {
+            return;
+        };
+        let mut eb = EvalBoard::with_tables(&board, game.rule, tables.clone());
+        let mut scratch = vec![0i32; VALUES];
+        let mut touched: Vec<usize> = Vec::new();
+        for m in &game.moves {
+            if !eb.is_legal(m.pos) {
+                return;
+            }
+            if let Some(Score::Eval(score)) = m.score {
+                self.add_position(&eb, game.winner, score, &mut scratch, &mut touched);
+            }
+            eb.make(m.pos);
+        }
+    }
+
+    fn add_position(
+        &mut self,
+        eb: &EvalBoard,
+        winner: Option<Color>,
+        score: i32,
+        scratch: &mut [i32],
+        touched: &mut Vec<usize>,
+    ) {
+        let me = eb.side_to_move();
+        let opp = me.opponent();
+        if eb.count(me, CellThreat::Five) > 0
+            || eb.count(opp, CellThreat::Five) > 0
+            || eb.count_at_least(me, CellThreat::Block4x2) > 0
+        {
+            return;
+        }
+        let board = eb.board();
+        for &p in eb.playable() {
+            if !board.is_empty(p) {
+                continue;
+            }
+            for c in [Color::Black, Color::White] {
+                let role = usize::from(c != me);
+                let k = (c.index() * 2 + role) * PCODES + eb.pcode(p, c);
+                if scratch[k] == 0 {
+                    touched.push(k);
+                }
+                scratch[k] += if role == 0 { 1 } else { -1 };
+            }
+        }
+        for &k in touched.iter() {
+            if scratch[k] != 0 {
+                self.index.push(k as u32);
+                self.count.push(scratch[k] as f32);
+            }
+            scratch[k] = 0;
+        }
+        touched.clear();
+        self.index
+            .push((VALUES + me.index() * THREAT_MASKS + eb.threat_mask()) as u32);
+        self.count.push(1.0);
+        self.offsets.push(self.index.len() as u32);
+        self.result.push(match winner {
+            None => 0.5,
+            Some(c) if c == me => 1.0,
+            Some(_) => 0.0,
+        });
+        self.score.push(score as f32);
+        self.start_eval.push(eb.evaluate());
+    }
+}
+
+/// The parameters of `tables` in evaluation units, in the trainer's layout.
+pub fn params_of(tables: &EvalTables) -> Vec<f32> {
+    let mut w = vec![0f32; PARAMS];
+    for c in 0..2 {
+        for k in 0..PCODES {
+            let v = tables.value(c, k);
+            for r in 0..2 {
+                w[(c * 2 + r) * PCODES + k] = v[r] as f32 / VALUE_UNIT as f32;
+            }
+        }
+    }
+    for s in 0..2 {
+        for m in 0..THREAT_MASKS {
+            w[VALUES + s * THREAT_MASKS + m] = tables.tempo(s, m) as f32;
+        }
+    }
+    w
+}
+
+/// Tables for `rule` from trainer parameters (rounded to whole evaluation units), with the
+/// move-ordering scores of `policy_from`.
+pub fn tables_of(rule: Rule, w: &[f32], policy_from: &EvalTables) -> EvalTables {
+    let round = |x: f32| x.round().clamp(-8000.0, 8000.0) as i16;
+    let mut value = Box::new([[[0i16; PCODES]; 2]; 2]);
+    for c in 0..2 {
+        for r in 0..2 {
+            for k in 0..PCODES {
+                value[c][r][k] = round(w[(c * 2 + r) * PCODES + k]);
+            }
+        }
+    }
+    let mut tempo = Box::new([[0i16; THREAT_MASKS]; 2]);
+    for s in 0..2 {
+        for m in 0..THREAT_MASKS {
+            tempo[s][m] = round(w[VALUES + s * THREAT_MASKS + m]);
+        }
+    }
+    EvalTables::from_values(rule, &value, &tempo, policy_from.policies())
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The evaluation of position `i` under parameters `w`.
+fn eval(data: &Dataset, w: &[f32], i: usize) -> f32 {
+    data.features(i).map(|(k, c)| w[k] * c).sum()
+}
+
+/// The target of position `i`.
+fn target(data: &Dataset, i: usize, k: f32, lambda: f32) -> f32 {
+    lambda * data.result[i] + (1.0 - lambda) * sigmoid(data.score[i] / k)
+}
+
+/// The mean cross-entropy of `w` on `data` at scale `k` (without the regulariser).
+pub fn loss(data: &Dataset, w: &[f32], k: f32, lambda: f32) -> f64 {
+    if data.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = (0..data.len())
+        .into_par_iter()
+        .map(|i| {
+            let p = sigmoid(eval(data, w, i) / k).clamp(1e-6, 1.0 - 1e-6);
+            let t = target(data, i, k, lambda);
+            -(f64::from(t) * f64::from(p).ln() + f64::from(1.0 - t) * f64::from(1.0 - p).ln())
+        })
+        .sum();
+    sum / data.len() as f64
+}
+
+/// The scale `K` (in evaluation units) that minimises the loss of `w` on `data` against the
+/// results, by golden-section search over 50..5000.
+pub fn best_scale(data: &Dataset, w: &[f32]) -> f32 {
+    let (mut a, mut b) = (50f32.ln(), 5000f32.ln());
+    let g = 0.618_034f32;
+    let f = |x: f32| loss(data, w, x.exp(), 1.0);
+    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
+    let (mut fc, mut fd) = (f(c), f(d));
+    for _ in 0..30 {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - g * (b - a);
+            fc = f(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + g * (b - a);
+            fd = f(d);
+        }
+    }
+    ((a + b) / 2.0).exp()
+}
+
+/// Fitting options.
+#[derive(Clone, Copy, Debug)]
+pub struct FitOptions {
+    /// Full-batch Adam steps.
+    pub epochs: usize,
+    /// Adam's step size, in evaluation units.
+    pub lr: f32,
+    /// Weight of the squared distance from the starting values (per position).
+    pub l2: f32,
+    /// Share of the target that is the game result (the rest is the search score).
+    pub lambda: f32,
+    /// The logistic scale.
+    pub scale: f32,
+}
+
+/// One line of the fit's progress.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FitReport {
+    /// Steps done.
+    pub epoch: usize,
+    /// Training loss (without the regulariser).
+    pub train: f64,
+    /// Held-out loss.
+    pub held_out: f64,
+}
+
+/// Fits `w` (starting at `w0`) to `train`, reporting the losses on `train` and `held_out`
+/// to `on` every `every` steps and at the end.
+pub fn fit(
+    train: &Dataset,
+    held_out: &Dataset,
+    w0: &[f32],
+    opt: &FitOptions,
+    every: usize,
+    on: &mut dyn FnMut(FitReport),
+) -> Vec<f32> {
+    let mut w = w0.to_vec();
+    let (mut m, mut v) = (vec![0f32; PARAMS], vec![0f32; PARAMS]);
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let n = train.len().max(1) as f32;
+    let k = opt.scale;
+    for epoch in 0..opt.epochs {
+        if every > 0 && epoch % every == 0 {
+            on(FitReport {
+                epoch,
+                train: loss(train, &w, k, opt.lambda),
+                held_out: loss(held_out, &w, k, opt.lambda),
+            });
+        }
+        let chunk = train.len().div_ceil(8).max(1);
+        let grad = (0..train.len())
+            .into_par_iter()
+            .chunks(chunk)
+            .map(|ids| {
+                let mut g = vec![0f32; PARAMS];
+                for i in ids {
+                    let err =
+                        (sigmoid(eval(train, &w, i) / k) - target(train, i, k, opt.lambda)) / k;
+                    for (j, c) in train.features(i) {
+                        g[j] += err * c;
+                    }
+                }
+                g
+            })
+            .reduce(
+                || vec![0f32; PARAMS],
+                |mut a, b| {
+                    a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            );
+        let t = (epoch + 1) as i32;
+        for j in 0..PARAMS {
+            let g = grad[j] / n + 2.0 * opt.l2 * (w[j] - w0[j]);
+            m[j] = b1 * m[j] + (1.0 - b1) * g;
+            v[j] = b2 * v[j] + (1.0 - b2) * g * g;
+            let mh = m[j] / (1.0 - b1.powi(t));
+            let vh = v[j] / (1.0 - b2.powi(t));
+            w[j] -= opt.lr * mh / (vh.sqrt() + eps);
+        }
+    }
+    on(FitReport {
+        epoch: opt.epochs,
+        train: loss(train, &w, k, opt.lambda),
+        held_out: loss(held_out, &w, k, opt.lambda),
+    });
+    w
+}

@@ -1,0 +1,226 @@
+//! The learned-evaluation pipeline: table files, the game format, self-play and the trainer.
+
+mod common;
+
+use common::{Rng, RULES};
+use lianzhu::eval::tables::{EvalFileError, FILE_BYTES, PCODES, THREAT_MASKS};
+use lianzhu::eval::{EvalBoard, EvalSet, EvalTables};
+use lianzhu::rules::{self, Board};
+use lianzhu::search::Searcher;
+use lianzhu::train::data::{parse_game, parse_games, write_game, Game, Score, HEADER};
+use lianzhu::train::fit::{self, Dataset, FitOptions};
+use lianzhu::train::selfplay::{play_game, SelfplayConfig};
+use lianzhu::types::{Color, Rule};
+use std::sync::Arc;
+
+/// Tables with every entry drawn at random (values within +-`span`).
+fn random_tables(rule: Rule, rng: &mut Rng, span: u64) -> EvalTables {
+    let mut v = || (rng.below(2 * span as usize + 1) as i64 - span as i64) as i16;
+    let mut value = Box::new([[[0i16; PCODES]; 2]; 2]);
+    let mut tempo = Box::new([[0i16; THREAT_MASKS]; 2]);
+    let mut policy = Box::new([[[0i16; PCODES]; 2]; 2]);
+    value.iter_mut().flatten().flatten().for_each(|x| *x = v());
+    tempo.iter_mut().flatten().for_each(|x| *x = v());
+    policy.iter_mut().flatten().flatten().for_each(|x| *x = v());
+    EvalTables::from_values(rule, &value, &tempo, &policy)
+}
+
+#[test]
+fn a_table_round_trips_through_its_file() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    for rule in RULES {
+        let t = random_tables(rule, &mut rng, 3000);
+        let bytes = t.to_bytes();
+        assert_eq!(bytes.len(), FILE_BYTES);
+        let back = EvalTables::from_bytes(&bytes).unwrap();
+        assert_eq!(back, t, "{rule}");
+        assert_eq!(back.rule(), rule);
+        // The hand-set tables are finer than a file's units, but their file is stable.
+        let hand = EvalSet::hand().get(rule);
+        let once = EvalTables::from_bytes(&hand.to_bytes()).unwrap();
+        assert_eq!(EvalTables::from_bytes(&once.to_bytes()).unwrap(), once);
+    }
+}
+
+#[test]
+fn a_malformed_table_file_is_rejected() {
+    let mut rng = Rng(77);
+    let good = random_tables(Rule::Renju, &mut rng, 100).to_bytes();
+    assert_eq!(
+        EvalTables::from_bytes(&good[..good.len() - 1]),
+        Err(EvalFileError::Length(good.len() - 1))
+    );
+    assert_eq!(EvalTables::from_bytes(&[]), Err(EvalFileError::Length(0)));
+    let mut bad = good.clone();
+    bad[0] = b'X';
+    assert_eq!(EvalTables::from_bytes(&bad), Err(EvalFileError::Magic));
+    let mut bad = good.clone();
+    bad[8] = 3;
+    assert_eq!(EvalTables::from_bytes(&bad), Err(EvalFileError::Rule(3)));
+    assert_eq!(
+        EvalTables::from_bytes_for(Rule::Freestyle, &good),
+        Err(EvalFileError::WrongRule {
+            file: Rule::Renju,
+            wanted: Rule::Freestyle
+        })
+    );
+    assert!(EvalTables::from_bytes_for(Rule::Renju, &good).is_ok());
+}
+
+#[test]
+fn the_incremental_evaluation_with_learned_tables_matches_a_rebuild() {
+    let mut rng = Rng(0x5eed_0f7a_b1e5);
+    for rule in RULES {
+        let tables = Arc::new(random_tables(rule, &mut rng, 500));
+        let board = Board::square(15).unwrap();
+        let mut eb = EvalBoard::with_tables(&board, rule, tables.clone());
+        let mut evals = std::collections::HashSet::new();
+        for step in 0..150 {
+            let empties: Vec<_> = eb
+                .playable()
+                .iter()
+                .copied()
+                .filter(|&p| eb.is_legal(p))
+                .collect();
+            if eb.board().stone_count() > 0 && (step % 4 == 3 || empties.is_empty()) {
+                eb.undo();
+            } else {
+                let p = empties[rng.below(empties.len())];
+                if rules::is_five(eb.board(), p, eb.side_to_move(), rule) {
+                    continue;
+                }
+                eb.make(p);
+            }
+            eb.check_consistency()
+                .unwrap_or_else(|e| panic!("{rule}: {e}"));
+            let fresh = EvalBoard::with_tables(eb.board(), rule, tables.clone());
+            assert_eq!(eb.evaluate(), fresh.evaluate(), "{rule}");
+            evals.insert(eb.evaluate());
+        }
+        assert!(evals.len() > 20, "{rule}: the tables change the evaluation");
+    }
+}
+
+#[test]
+fn a_game_line_round_trips_and_bad_lines_are_rejected() {
+    let line = "renju 15 W h8 i9 j10=-35 k11=+12 a1=+M o15=-M";
+    let game = parse_game(line).unwrap().unwrap();
+    assert_eq!(game.rule, Rule::Renju);
+    assert_eq!(game.winner, Some(Color::White));
+    assert_eq!(game.moves.len(), 6);
+    assert_eq!(game.moves[0].score, None);
+    assert_eq!(game.moves[2].score, Some(Score::Eval(-35)));
+    assert_eq!(game.moves[4].score, Some(Score::Mate(true)));
+    assert_eq!(write_game(&game), line);
+    assert_eq!(parse_game("# a comment").unwrap(), None);
+    for bad in [
+        "chess 15 B h8",
+        "freestyle 4 B h8",
+        "freestyle 15 X h8",
+        "freestyle 15 B h8=x",
+        "freestyle 15 B p1",
+        "freestyle 15 B h8=",
+    ] {
+        assert!(parse_game(bad).is_err(), "{bad}");
+    }
+    assert!(
+        parse_games("freestyle 15 B h8\n").is_err(),
+        "the header is required"
+    );
+    let file = format!("{HEADER}\n# x\n{line}\n\n{line}\n");
+    assert_eq!(parse_games(&file).unwrap(), vec![game.clone(), game]);
+}
+
+fn small_config(rule: Rule, nodes: u64) -> SelfplayConfig {
+    SelfplayConfig {
+        rule,
+        size: 15,
+        games: 0,
+        nodes,
+        openings: Vec::new(),
+        random_moves: 3,
+        max_plies: 225,
+        threads: 1,
+        seed: 5,
+        eval: EvalSet::hand(),
+    }
+}
+
+/// Replays `game` with the referee's rules: every move legal, and the result the rules say.
+fn check_game(game: &Game) {
+    let mut board = Board::square(game.size).unwrap();
+    let mut winner = None;
+    for (i, m) in game.moves.iter().enumerate() {
+        assert!(winner.is_none(), "a move after the game was won");
+        let me = board.side_to_move();
+        assert!(
+            rules::is_legal(&board, m.pos, me, game.rule),
+            "move {i} illegal: {}",
+            write_game(game)
+        );
+        if rules::is_five(&board, m.pos, me, game.rule) {
+            winner = Some(me);
+        }
+        board.try_make(m.pos).unwrap();
+    }
+    assert_eq!(game.winner, winner, "{}", write_game(game));
+}
+
+#[test]
+fn selfplay_games_are_legal_repeatable_and_scored() {
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        let config = small_config(rule, 1500);
+        let mut searcher = Searcher::new(1 << 20);
+        for n in 0..3 {
+            let game = play_game(&config, &mut searcher, n);
+            check_game(&game);
+            assert!(game.moves.iter().any(|m| m.score.is_some()));
+            assert!(game.moves.len() > 8);
+            let again = play_game(&config, &mut searcher, n);
+            assert_eq!(again, game, "a game depends only on its seed and number");
+            let text = write_game(&game);
+            assert_eq!(parse_game(&text).unwrap(), Some(game));
+        }
+    }
+}
+
+#[test]
+fn training_on_a_small_fixed_set_lowers_the_loss() {
+    let config = small_config(Rule::Freestyle, 1000);
+    let mut searcher = Searcher::new(1 << 20);
+    let start = EvalSet::hand().get(Rule::Freestyle);
+    let mut data = Dataset::default();
+    for n in 0..24 {
+        data.add_game(&play_game(&config, &mut searcher, n), &start);
+    }
+    assert!(data.len() > 100, "{} positions", data.len());
+    let w0 = fit::params_of(&start);
+    // The starting parameters are the starting tables.
+    for i in 0..data.len() {
+        let d = data.eval_of(&w0, i) - data.start_eval(i) as f32;
+        assert!(d.abs() <= 1.0, "position {i}: {d}");
+    }
+    let scale = fit::best_scale(&data, &w0);
+    assert!((50.0..=5000.0).contains(&scale));
+    let before = fit::loss(&data, &w0, scale, 1.0);
+    let opt = FitOptions {
+        epochs: 60,
+        lr: 2.0,
+        l2: 1e-6,
+        lambda: 1.0,
+        scale,
+    };
+    let mut reports = Vec::new();
+    let w = fit::fit(&data, &Dataset::default(), &w0, &opt, 20, &mut |r| {
+        reports.push(r)
+    });
+    let after = fit::loss(&data, &w, scale, 1.0);
+    assert!(after < before - 0.01, "loss {before} -> {after}");
+    assert_eq!(reports.len(), 4);
+    assert!(reports[3].train < reports[0].train);
+    // The learned tables keep the fit through their file (whole units).
+    let learned = fit::tables_of(Rule::Freestyle, &w, &start);
+    let back = EvalTables::from_bytes(&learned.to_bytes()).unwrap();
+    let rounded = fit::loss(&data, &fit::params_of(&back), scale, 1.0);
+    assert!((rounded - after).abs() < 0.01, "{after} -> {rounded}");
+}
