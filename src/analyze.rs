@@ -300,10 +300,12 @@ fn judge_after(
 pub fn run(
     args: &AnalyzeArgs,
     threads: usize,
+    eval: &crate::eval::EvalSet,
     input: impl BufRead,
     mut output: impl Write,
 ) -> io::Result<()> {
     let mut searcher = Searcher::new(args.hash_mb.max(1) << 20);
+    searcher.set_eval(eval.clone());
     for line in input.lines() {
         let line = line?;
         let text = line.trim();

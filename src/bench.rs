@@ -5,6 +5,7 @@
 //! every position, so the same binary prints the same `Nodes searched` and `Signature` every
 //! run. The last three lines are `Nodes searched: N`, `Nodes/second: N`, `Signature: HEX`.
 
+use crate::eval::EvalSet;
 use crate::notation::parse_moves;
 use crate::rules::Board;
 use crate::search::{Limits, Searcher};
@@ -34,9 +35,16 @@ pub const POSITIONS: &[(usize, Rule, &str)] = &[
     (15, Rule::Renju, "h8i7j8i9i8g8k8l8j9"),
 ];
 
-/// Runs the bench at `depth` and writes one line per position, then the totals.
+/// Runs the bench at `depth` with the built-in evaluation and writes one line per position,
+/// then the totals.
 pub fn run(depth: i32, out: &mut dyn Write) -> io::Result<u64> {
+    run_with(depth, &EvalSet::builtin(), out)
+}
+
+/// [`run`] with the evaluation `eval`.
+pub fn run_with(depth: i32, eval: &EvalSet, out: &mut dyn Write) -> io::Result<u64> {
     let mut searcher = Searcher::new(BENCH_HASH_BYTES);
+    searcher.set_eval(eval.clone());
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     let mut total = 0u64;

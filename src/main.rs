@@ -99,7 +99,7 @@ fn main() {
         None | Some(Cmd::Protocol) => lianzhu::protocol::run(engine),
         Some(Cmd::Bench { depth }) => {
             let mut out = std::io::stdout().lock();
-            if let Err(e) = lianzhu::bench::run(depth, &mut out) {
+            if let Err(e) = lianzhu::bench::run_with(depth, &eval, &mut out) {
                 log::error!("bench: {e}");
                 std::process::exit(1);
             }
@@ -124,9 +124,13 @@ fn main() {
         Some(Cmd::Analyze(args)) => {
             let stdout = std::io::stdout();
             let threads = cli.threads.unwrap_or(1).max(1);
-            if let Err(e) =
-                lianzhu::analyze::run(&args, threads, std::io::stdin().lock(), stdout.lock())
-            {
+            if let Err(e) = lianzhu::analyze::run(
+                &args,
+                threads,
+                &eval,
+                std::io::stdin().lock(),
+                stdout.lock(),
+            ) {
                 log::error!("analyze: {e}");
                 std::process::exit(1);
             }

@@ -219,8 +219,37 @@ fn training_on_a_small_fixed_set_lowers_the_loss() {
     assert_eq!(reports.len(), 4);
     assert!(reports[3].train < reports[0].train);
     // The learned tables keep the fit through their file (whole units).
-    let learned = fit::tables_of(Rule::Freestyle, &w, &start);
+    let learned = fit::tables_of(Rule::Freestyle, &w, start.policies());
     let back = EvalTables::from_bytes(&learned.to_bytes()).unwrap();
     let rounded = fit::loss(&data, &fit::params_of(&back), scale, 1.0);
     assert!((rounded - after).abs() < 0.01, "{after} -> {rounded}");
+}
+
+#[test]
+fn fitting_the_move_scores_raises_the_chosen_moves_probability() {
+    use lianzhu::search::movegen::hand_policy;
+    use lianzhu::train::policy::{self, PolicyOptions};
+    let config = small_config(Rule::Renju, 1000);
+    let mut searcher = Searcher::new(1 << 20);
+    let start = EvalSet::hand().get(Rule::Renju);
+    let mut data = Dataset::default();
+    for n in 0..16 {
+        data.add_game(&play_game(&config, &mut searcher, n), &start);
+    }
+    let p0 = policy::params_of(&hand_policy(Rule::Renju));
+    let (before, top_before) = policy::policy_loss(&data, &p0);
+    let opt = PolicyOptions {
+        epochs: 80,
+        lr: 200.0,
+        l2: 0.0,
+    };
+    let p = policy::fit_policy(&data, &Dataset::default(), &p0, &opt, 0, &mut |_, _, _| {});
+    let (after, top_after) = policy::policy_loss(&data, &p);
+    assert!(after < before - 0.1, "loss {before} -> {after}");
+    assert!(top_after >= top_before, "top-1 {top_before} -> {top_after}");
+    // The scores reach the move generator through the tables.
+    let learned = fit::tables_of(Rule::Renju, &fit::params_of(&start), &policy::policy_of(&p));
+    assert!(learned.has_policy());
+    let back = EvalTables::from_bytes(&learned.to_bytes()).unwrap();
+    assert_eq!(back.policies(), learned.policies());
 }

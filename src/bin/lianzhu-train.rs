@@ -7,8 +7,10 @@
 
 use clap::Parser;
 use lianzhu::eval::EvalTables;
+use lianzhu::search::movegen;
 use lianzhu::train::data::parse_games;
 use lianzhu::train::fit::{self, Dataset, FitOptions};
+use lianzhu::train::policy::{self, PolicyOptions};
 use lianzhu::types::Rule;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,14 +44,27 @@ struct Args {
     #[arg(long, default_value_t = 1.0)]
     lr: f32,
     /// Weight of the squared distance of each value from its start.
-    #[arg(long, default_value_t = 1e-6)]
+    #[arg(long, default_value_t = 2e-9)]
     l2: f32,
     /// Share of the target that is the game result (the rest: the recorded search score).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 0.5)]
     lambda: f32,
     /// Logistic scale; default: the one that fits the starting tables best.
     #[arg(long)]
     scale: Option<f32>,
+    /// Print the N most frequent value entries and tempo entries, start against learned.
+    #[arg(long, default_value_t = 0)]
+    show: usize,
+    /// Also fit the move-ordering scores (starting from the hand-set ordering, or those of
+    /// `--init`) to the moves the search chose.
+    #[arg(long)]
+    policy: bool,
+    /// Adam step size of the move-score fit, in ordering units.
+    #[arg(long, default_value_t = 20.0)]
+    policy_lr: f32,
+    /// Weight of the squared distance of each move score from its start.
+    #[arg(long, default_value_t = 1e-9)]
+    policy_l2: f32,
     /// Report every N steps.
     #[arg(long, default_value_t = 50)]
     report_every: usize,
@@ -112,15 +127,65 @@ fn run(args: &Args) -> Result<(), String> {
             t0.elapsed().as_secs_f64()
         );
     });
-    let learned = fit::tables_of(rule, &w, &start);
+    let policy = if args.policy {
+        let p0 = if start.has_policy() {
+            policy::params_of(start.policies())
+        } else {
+            policy::params_of(&movegen::hand_policy(rule))
+        };
+        let opt = PolicyOptions {
+            epochs: args.epochs,
+            lr: args.policy_lr,
+            l2: args.policy_l2,
+        };
+        let t0 = std::time::Instant::now();
+        let p = policy::fit_policy(
+            &train,
+            &held_out,
+            &p0,
+            &opt,
+            args.report_every,
+            &mut |e, t, h| {
+                println!(
+                "policy step {e:4}: train loss {:.4} top-1 {:.3}, held-out loss {:.4} top-1 {:.3} ({:.1} s)",
+                t.0,
+                t.1,
+                h.0,
+                h.1,
+                t0.elapsed().as_secs_f64()
+            );
+            },
+        );
+        let rounded = policy::policy_of(&p);
+        for (name, params) in [("start", p0), ("learned", policy::params_of(&rounded))] {
+            let (t, h) = (
+                policy::policy_loss(&train, &params),
+                policy::policy_loss(&held_out, &params),
+            );
+            println!(
+                "{name} move scores: train loss {:.4} top-1 {:.3}, held-out loss {:.4} top-1 {:.3}",
+                t.0, t.1, h.0, h.1
+            );
+        }
+        rounded
+    } else {
+        Box::new(*start.policies())
+    };
+    let learned = fit::tables_of(rule, &w, &policy);
     let rounded = fit::params_of(&learned);
     for (name, params) in [("start", &w0), ("learned", &rounded)] {
         println!(
-            "{name} tables: train loss {:.5}, held-out loss {:.5} (lambda {}, K {scale:.1})",
+            "{name} tables: train loss {:.5}, held-out loss {:.5} (lambda {}, K {scale:.1}); \
+             against the results alone: train {:.5}, held-out {:.5}",
             fit::loss(&train, params, scale, args.lambda),
             fit::loss(&held_out, params, scale, args.lambda),
-            args.lambda
+            args.lambda,
+            fit::loss(&train, params, scale, 1.0),
+            fit::loss(&held_out, params, scale, 1.0),
         );
+    }
+    if args.show > 0 {
+        show(&train, &w0, &rounded, args.show);
     }
     if let Some(out) = &args.out {
         std::fs::write(out, learned.to_bytes())
@@ -128,6 +193,38 @@ fn run(args: &Args) -> Result<(), String> {
         println!("wrote {}", out.display());
     }
     Ok(())
+}
+
+/// The `n` most frequent parameters of each kind, with their start and learned values.
+fn show(train: &Dataset, w0: &[f32], w: &[f32], n: usize) {
+    use lianzhu::eval::tables::{pattern_name, pcode_patterns, PCODES, THREAT_MASKS};
+    let seen = train.occurrences();
+    let names = pcode_patterns();
+    let mut order: Vec<usize> = (0..fit::PARAMS).filter(|&k| seen[k] > 0).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(seen[k]));
+    for (kind, range) in [
+        ("value", 0..fit::VALUES),
+        ("tempo", fit::VALUES..fit::PARAMS),
+    ] {
+        println!("most frequent {kind} entries: positions, start, learned");
+        for &k in order.iter().filter(|k| range.contains(k)).take(n) {
+            let what = if kind == "value" {
+                let (cr, pcode) = (k / PCODES, k % PCODES);
+                let pats: Vec<&str> = names[pcode].iter().map(|&p| pattern_name(p)).collect();
+                let colour = if cr / 2 == 0 { "black" } else { "white" };
+                let role = if cr % 2 == 0 { "to move" } else { "waiting" };
+                format!("{colour} {role} {}", pats.join(" "))
+            } else {
+                let (s, mask) = (
+                    (k - fit::VALUES) / THREAT_MASKS,
+                    (k - fit::VALUES) % THREAT_MASKS,
+                );
+                let side = if s == 0 { "black" } else { "white" };
+                format!("{side} to move, mask {mask:011b}")
+            };
+            println!("  {what:36} {:8} {:8.1} {:8.1}", seen[k], w0[k], w[k]);
+        }
+    }
 }
 
 fn main() -> ExitCode {

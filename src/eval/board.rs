@@ -52,8 +52,8 @@ pub struct EvalBoard {
 
 /// The state of one cell. For an empty cell: per direction the table entry (black's
 /// pattern in the low nibble, white's in the high one), and per colour the combination key
-/// of its four patterns, its threat byte and its values for role 0 (that colour to move) and
-/// role 1 (in 1/[`VALUE_UNIT`] units). A stone cell keeps threat and values 0 (and stale line
+/// of its four patterns, its threat byte, its values for role 0 (that colour to move) and
+/// role 1 (in 1/[`VALUE_UNIT`] units) and its move-ordering value. A stone cell keeps threat and values 0 (and stale line
 /// fields). One cell is 32 bytes, so a change touches one half cache line and its log entry
 /// is a plain copy.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
@@ -62,6 +62,7 @@ struct CellState {
     entry: [u8; 4],
     combo: [u16; 2],
     value: [[i32; 2]; 2],
+    order: [i16; 2],
     threat: [u8; 2],
     /// The cell's own index, so that a logged copy says where it goes back.
     index: u16,
@@ -76,6 +77,7 @@ struct Frame {
     value_sum: [[i32; 2]; 2],
     threat: [u8; 2],
     value: [[i32; 2]; 2],
+    order: [i16; 2],
 }
 
 /// Farthest index distance a line update reaches from the stone (5 cells diagonally).
@@ -216,11 +218,11 @@ impl EvalBoard {
         LinePattern::from_u8((entry >> (4 * (color.index() & 1))) & 15)
     }
 
-    /// The value of the empty cell `p` for `color` when `color` is not to move (role 1), in
-    /// evaluation units: how much the cell is worth to that side, for move ordering.
+    /// The move-ordering value of the empty cell `p` for `color` (the hand-set cell score:
+    /// line scores plus class bonus; 0 on stones).
     #[inline]
     pub fn cell_value(&self, p: Pos, color: Color) -> i32 {
-        self.cells[p.index()].value[color.index()][1] / VALUE_UNIT
+        i32::from(self.cells[p.index()].order[color.index()])
     }
 
     /// The pcode of `color` at the empty cell `p` (its four line patterns as a multiset).
@@ -304,6 +306,7 @@ impl EvalBoard {
             value_sum: self.value_sum,
             threat: self.cells[i].threat,
             value: self.cells[i].value,
+            order: self.cells[i].order,
         });
         for c in 0..2 {
             let t = self.cells[i].threat[c] & THREAT_MASK;
@@ -314,6 +317,7 @@ impl EvalBoard {
         }
         self.cells[i].threat = [0; 2];
         self.cells[i].value = [[0; 2]; 2];
+        self.cells[i].order = [0; 2];
         self.board.make(p);
         self.log.reserve(4 * 2 * 5);
         let code = color_code(color);
@@ -352,6 +356,7 @@ impl EvalBoard {
         self.log.truncate(frame.log_len);
         self.cells[i].threat = frame.threat;
         self.cells[i].value = frame.value;
+        self.cells[i].order = frame.order;
         self.counts = frame.counts;
         self.value_sum = frame.value_sum;
         self.add_near(p, -1);
@@ -423,9 +428,10 @@ impl EvalBoard {
         let cell = &mut self.cells[q];
         let combo = usize::from(cell.combo[c]);
         let t = self.table.combine_keyed(combo, c);
-        let v = self.tables.combo_value(combo, c);
+        let (v, order) = self.tables.combo_value(combo, c);
         cell.threat[c] = t;
         cell.value[c] = v;
+        cell.order[c] = order;
         self.counts[c][(t & THREAT_MASK) as usize] += 1;
         self.value_sum[c][0] += v[0];
         self.value_sum[c][1] += v[1];
@@ -498,7 +504,7 @@ impl EvalBoard {
             let combo = usize::from(cell.combo[c]);
             let t = self.table.combine_keyed(combo, c);
             let (class, old_class) = ((t & THREAT_MASK) as usize, cell.threat[c] & THREAT_MASK);
-            let v = self.tables.combo_value(combo, c);
+            let (v, order) = self.tables.combo_value(combo, c);
             // Most changes are far from the stone and keep the class.
             if class != usize::from(old_class) {
                 self.counts[c][usize::from(old_class)] -= 1;
@@ -508,6 +514,7 @@ impl EvalBoard {
             self.value_sum[c][1] += v[1] - cell.value[c][1];
             cell.threat[c] = t;
             cell.value[c] = v;
+            cell.order[c] = order;
         }
     }
 
@@ -578,13 +585,16 @@ impl EvalBoard {
                 if (a.entry, a.combo) != (b.entry, b.combo) {
                     return Err(format!("patterns differ at {p:?}"));
                 }
-                if a.threat != b.threat || a.value != b.value {
+                if a.threat != b.threat || a.value != b.value || a.order != b.order {
                     return Err(format!("threat or value differ at {p:?}"));
                 }
                 if a.index != b.index {
                     return Err(format!("cell index differs at {p:?}"));
                 }
-            } else if self.cells[i].threat != [0, 0] || self.cells[i].value != [[0; 2]; 2] {
+            } else if self.cells[i].threat != [0, 0]
+                || self.cells[i].value != [[0; 2]; 2]
+                || self.cells[i].order != [0; 2]
+            {
                 return Err(format!("stone cell {p:?} carries a threat"));
             }
         }

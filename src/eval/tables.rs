@@ -110,8 +110,8 @@ pub struct EvalTables {
     /// `[colour][pcode]` -> the value for role 0 and role 1, in 1/[`VALUE_UNIT`] units.
     value: Box<[[[i32; 2]; PCODES]; 2]>,
     /// The same values by ordered combination key, `[combo][colour]`, for the incremental
-    /// update (one lookup, no pcode step).
-    by_combo: Box<[[[i16; 2]; 2]; COMBINE_SLOTS]>,
+    /// update (one lookup, no pcode step), followed by the cell's move-ordering value.
+    by_combo: Box<[[[i16; 3]; 2]; COMBINE_SLOTS]>,
     /// `[side to move][mask]`, in evaluation units.
     tempo: Box<[[i32; THREAT_MASKS]; 2]>,
     /// `[colour][part][pcode]`, as in the file.
@@ -193,11 +193,16 @@ impl EvalTables {
         tempo: Box<[[i32; THREAT_MASKS]; 2]>,
         policy: Box<[[[i16; PCODES]; 2]; 2]>,
     ) -> EvalTables {
-        let mut by_combo = rows([[0i16; 2]; 2]);
+        let mut by_combo = rows([[0i16; 3]; 2]);
+        let table = tables::table(rule);
+        let weights = Weights::DEFAULT;
+        let clamp = |x: i32| x.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
         for (key, slot) in by_combo.iter_mut().enumerate().take(COMBINE_KEYS) {
+            let pats = [key % 12, key / 12 % 12, key / 144 % 12, key / 1728].map(|v| v as u8);
             for (c, v) in slot.iter_mut().enumerate() {
-                let full = value[c][pcode_of(key)];
-                *v = full.map(|x| x.clamp(i16::MIN.into(), i16::MAX.into()) as i16);
+                let [v0, v1] = value[c][pcode_of(key)];
+                let class = table.combine_keyed(key, c) & THREAT_MASK;
+                *v = [clamp(v0), clamp(v1), clamp(weights.cell(pats, class))];
             }
         }
         let has_tempo = tempo.iter().flatten().any(|&x| x != 0);
@@ -247,10 +252,12 @@ impl EvalTables {
     }
 
     /// The values of `colour` at a cell of ordered combination key `combo` ([`tables::combine_key`]),
-    /// for role 0 and role 1, in 1/[`VALUE_UNIT`] units.
+    /// for role 0 and role 1 in 1/[`VALUE_UNIT`] units, and its move-ordering value (the
+    /// hand-set cell score, whatever the evaluation's values).
     #[inline(always)]
-    pub fn combo_value(&self, combo: usize, colour: usize) -> [i32; 2] {
-        self.by_combo[combo & (COMBINE_SLOTS - 1)][colour & 1].map(i32::from)
+    pub fn combo_value(&self, combo: usize, colour: usize) -> ([i32; 2], i16) {
+        let [v0, v1, order] = self.by_combo[combo & (COMBINE_SLOTS - 1)][colour & 1];
+        ([i32::from(v0), i32::from(v1)], order)
     }
 
     /// The tempo value of `mask` with `stm` (a colour index) to move, in evaluation units.
@@ -408,15 +415,27 @@ static HAND: [LazyLock<Arc<EvalTables>>; 5] = [
     LazyLock::new(|| hand_tables(4)),
 ];
 
+/// The learned table files compiled into the binary, one per rule that has one.
+const LEARNED: &[&[u8]] = &[];
+
+static BUILTIN: LazyLock<EvalSet> = LazyLock::new(|| {
+    let mut set = EvalSet::hand();
+    for bytes in LEARNED {
+        set.set(EvalTables::from_bytes(bytes).expect("a shipped table file is well-formed"));
+    }
+    set
+});
+
 impl EvalSet {
     /// The hand-set weights for every rule.
     pub fn hand() -> EvalSet {
         EvalSet::default()
     }
 
-    /// The shipped tables: learned where the repository has them, hand-set elsewhere.
+    /// The shipped tables: learned where the repository has them (`src/eval/learned/`,
+    /// compiled in), hand-set elsewhere.
     pub fn builtin() -> EvalSet {
-        EvalSet::hand()
+        BUILTIN.clone()
     }
 
     /// The tables for `rule`.

@@ -13,8 +13,10 @@
 //! total order (score, then [`Pos`]), so it is deterministic.
 
 use super::history::History;
+use crate::eval::tables::{pcode_of, PCODES};
 use crate::eval::EvalBoard;
-use crate::rules::pattern::{CellThreat, MAYBE_FOUL};
+use crate::rules::pattern::{CellThreat, MAYBE_FOUL, THREAT_MASK};
+use crate::rules::tables::{self, COMBINE_KEYS};
 use crate::types::{Color, Pos, Rule, DIRECTIONS};
 
 /// A candidate move with its ordering score.
@@ -51,6 +53,53 @@ const ATTACK: [i32; CellThreat::COUNT] = [
 const DEFEND: [i32; CellThreat::COUNT] = [
     0, 0, 30, 40, 90, 120, 400, 500, 2_000, 250, 300, 4_000, 7_000, 15_000, 50_000,
 ];
+
+/// The ordering score of `me` playing at the empty point `p` before the search's hints,
+/// `mine` and `theirs` being both sides' threat classes there: the learned move scores of
+/// the cell's two pcodes if the tables have them (own part for `me`, blocking part for the
+/// opponent), else the hand-set class bonuses plus the cell values (the opponent's at half).
+#[inline]
+pub fn static_score(
+    eb: &EvalBoard,
+    p: Pos,
+    me: Color,
+    mine: CellThreat,
+    theirs: CellThreat,
+) -> i32 {
+    let tables = eb.tables();
+    let opp = me.opponent();
+    if tables.has_policy() {
+        i32::from(tables.policy(me.index(), 0, eb.pcode(p, me)))
+            + i32::from(tables.policy(opp.index(), 1, eb.pcode(p, opp)))
+    } else {
+        ATTACK[mine as usize]
+            + DEFEND[theirs as usize]
+            + eb.cell_value(p, me)
+            + eb.cell_value(p, opp) / 2
+    }
+}
+
+/// The hand-set ordering as move-score tables (`[colour][part][pcode]`, part 0 the mover's
+/// own score, part 1 the blocking score of the other colour's pcode), the starting point of
+/// a learned policy: each pcode's class bonus plus its cell value (half for blocking),
+/// clamped to the file's range.
+pub fn hand_policy(rule: Rule) -> Box<[[[i16; PCODES]; 2]; 2]> {
+    let table = tables::table(rule);
+    let weights = crate::eval::Weights::DEFAULT;
+    let mut out = Box::new([[[0i16; PCODES]; 2]; 2]);
+    let clamp = |x: i32| x.clamp(-30_000, 30_000) as i16;
+    for key in 0..COMBINE_KEYS {
+        let pats = [key % 12, key / 12 % 12, key / 144 % 12, key / 1728].map(|v| v as u8);
+        for (c, parts) in out.iter_mut().enumerate() {
+            let class = table.combine_keyed(key, c) & THREAT_MASK;
+            let cell = weights.cell(pats, class);
+            let k = pcode_of(key);
+            parts[0][k] = clamp(ATTACK[usize::from(class) % CellThreat::COUNT] + cell);
+            parts[1][k] = clamp(DEFEND[usize::from(class) % CellThreat::COUNT] + cell / 2);
+        }
+    }
+    out
+}
 
 /// Ordering hints from the search.
 pub struct Hints<'a> {
@@ -198,11 +247,7 @@ pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) ->
         if !keep || !allowed(eb, me, p) {
             continue;
         }
-        let mut score = ATTACK[mine as usize]
-            + DEFEND[theirs as usize]
-            + eb.cell_value(p, me)
-            + eb.cell_value(p, opp) / 2
-            + hints.history.get(me, p) / 64;
+        let mut score = static_score(eb, p, me, mine, theirs) + hints.history.get(me, p) / 64;
         if p == hints.tt_move {
             score += 1_000_000;
         } else if p == hints.killers[0] {

@@ -25,14 +25,14 @@ use crate::eval::tables::{EvalTables, PCODES, THREAT_MASKS, VALUE_UNIT};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
 use crate::rules::Board;
-use crate::types::{Color, Rule};
+use crate::types::{Color, Pos, Rule};
 use rayon::prelude::*;
 use std::sync::Arc;
 
 /// Value parameters: `[colour][role][pcode]`.
-const VALUES: usize = 2 * 2 * PCODES;
+pub const VALUES: usize = 2 * 2 * PCODES;
 /// All parameters: the values, then the tempo table `[side to move][mask]`.
-const PARAMS: usize = VALUES + 2 * THREAT_MASKS;
+pub const PARAMS: usize = VALUES + 2 * THREAT_MASKS;
 
 /// Training positions as sparse feature vectors.
 #[derive(Clone, Debug, Default)]
@@ -49,6 +49,14 @@ pub struct Dataset {
     score: Vec<f32>,
     /// The evaluation of the tables the positions were read with.
     start_eval: Vec<i32>,
+    /// Per position, the start of its candidate moves in `own`/`block`, plus one end.
+    pub(crate) cand_offsets: Vec<u32>,
+    /// Per candidate move, the policy index of the mover's pcode there (`[colour][0][pcode]`).
+    pub(crate) own: Vec<u32>,
+    /// Per candidate move, the policy index of the opponent's pcode (`[colour][1][pcode]`).
+    pub(crate) block: Vec<u32>,
+    /// Per position, the index among its candidates of the move the search chose.
+    pub(crate) chosen: Vec<u32>,
 }
 
 impl Dataset {
@@ -70,6 +78,15 @@ impl Dataset {
     /// The evaluation of position `i` under trainer parameters `w`.
     pub fn eval_of(&self, w: &[f32], i: usize) -> f32 {
         eval(self, w, i)
+    }
+
+    /// How many positions each parameter appears in.
+    pub fn occurrences(&self) -> Vec<u32> {
+        let mut n = vec![0u32; PARAMS];
+        for &k in &self.index {
+            n[k as usize] += 1;
+        }
+        n
     }
 
     fn features(&self, i: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
@@ -96,7 +113,7 @@ impl Dataset {
                 return;
             }
             if let Some(Score::Eval(score)) = m.score {
-                self.add_position(&eb, game.winner, score, &mut scratch, &mut touched);
+                self.add_position(&eb, game.winner, score, m.pos, &mut scratch, &mut touched);
             }
             eb.make(m.pos);
         }
@@ -107,6 +124,7 @@ impl Dataset {
         eb: &EvalBoard,
         winner: Option<Color>,
         score: i32,
+        best: Pos,
         scratch: &mut [i32],
         touched: &mut Vec<usize>,
     ) {
@@ -119,6 +137,31 @@ impl Dataset {
             return;
         }
         let board = eb.board();
+        // The candidate moves as the move generator sees them, the chosen one among them.
+        let start = self.own.len();
+        let mut chosen = None;
+        for p in eb.candidates() {
+            if eb.near(p) == 0 || !eb.is_legal(p) {
+                continue;
+            }
+            if p == best {
+                chosen = Some(self.own.len() - start);
+            }
+            self.own
+                .push((me.index() * 2 * PCODES + eb.pcode(p, me)) as u32);
+            self.block
+                .push(((opp.index() * 2 + 1) * PCODES + eb.pcode(p, opp)) as u32);
+        }
+        let Some(chosen) = chosen else {
+            self.own.truncate(start);
+            self.block.truncate(start);
+            return;
+        };
+        if self.cand_offsets.is_empty() {
+            self.cand_offsets.push(start as u32);
+        }
+        self.cand_offsets.push(self.own.len() as u32);
+        self.chosen.push(chosen as u32);
         for &p in eb.playable() {
             if !board.is_empty(p) {
                 continue;
@@ -174,8 +217,8 @@ pub fn params_of(tables: &EvalTables) -> Vec<f32> {
 }
 
 /// Tables for `rule` from trainer parameters (rounded to whole evaluation units), with the
-/// move-ordering scores of `policy_from`.
-pub fn tables_of(rule: Rule, w: &[f32], policy_from: &EvalTables) -> EvalTables {
+/// move-ordering scores `policy`.
+pub fn tables_of(rule: Rule, w: &[f32], policy: &[[[i16; PCODES]; 2]; 2]) -> EvalTables {
     let round = |x: f32| x.round().clamp(-8000.0, 8000.0) as i16;
     let mut value = Box::new([[[0i16; PCODES]; 2]; 2]);
     for c in 0..2 {
@@ -191,7 +234,7 @@ pub fn tables_of(rule: Rule, w: &[f32], policy_from: &EvalTables) -> EvalTables 
             tempo[s][m] = round(w[VALUES + s * THREAT_MASKS + m]);
         }
     }
-    EvalTables::from_values(rule, &value, &tempo, policy_from.policies())
+    EvalTables::from_values(rule, &value, &tempo, policy)
 }
 
 fn sigmoid(x: f32) -> f32 {

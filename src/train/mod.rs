@@ -1,10 +1,12 @@
 //! Learning the evaluation: the training-data format ([`data`]), the self-play games that
-//! produce it ([`selfplay`]) and the trainer that fits evaluation tables to it ([`fit`]).
+//! produce it ([`selfplay`]) and the trainer that fits evaluation tables ([`fit`]) and
+//! move-ordering scores ([`policy`]) to it.
 //!
 //! A tools-level module: it drives the search and the evaluation, nothing below imports it.
 
 pub mod data;
 pub mod fit;
+pub mod policy;
 pub mod selfplay;
 
 use crate::eval::{EvalSet, EvalTables};
