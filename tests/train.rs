@@ -253,3 +253,27 @@ fn fitting_the_move_scores_raises_the_chosen_moves_probability() {
     let back = EvalTables::from_bytes(&learned.to_bytes()).unwrap();
     assert_eq!(back.policies(), learned.policies());
 }
+
+#[test]
+fn the_built_in_tables_are_learned_for_the_three_main_rules() {
+    let builtin = EvalSet::builtin();
+    let board = Board::square(15).unwrap();
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let learned = builtin.get(rule);
+        assert_eq!(learned.rule(), rule);
+        assert_ne!(*learned, *EvalSet::hand().get(rule), "{rule}");
+        // A position both evaluate differently, and the search's boards use the built-in.
+        let mut eb = EvalBoard::with_tables(&board, rule, learned.clone());
+        let mut hand = EvalBoard::new(&board, rule);
+        let mut differs = false;
+        for p in lianzhu::notation::parse_moves("h8i9h10i8g9i10").unwrap() {
+            eb.make(p);
+            hand.make(p);
+            differs |= eb.evaluate() != hand.evaluate();
+        }
+        assert!(differs, "{rule}");
+    }
+    for rule in [Rule::Caro, Rule::CaroExact] {
+        assert_eq!(*builtin.get(rule), *EvalSet::hand().get(rule), "{rule}");
+    }
+}

@@ -416,7 +416,11 @@ static HAND: [LazyLock<Arc<EvalTables>>; 5] = [
 ];
 
 /// The learned table files compiled into the binary, one per rule that has one.
-const LEARNED: &[&[u8]] = &[];
+const LEARNED: &[&[u8]] = &[
+    include_bytes!("learned/freestyle.lzev"),
+    include_bytes!("learned/standard.lzev"),
+    include_bytes!("learned/renju.lzev"),
+];
 
 static BUILTIN: LazyLock<EvalSet> = LazyLock::new(|| {
     let mut set = EvalSet::hand();
