@@ -118,6 +118,8 @@ pub struct EvalTables {
     policy: Box<[[[i16; PCODES]; 2]; 2]>,
     /// True if any tempo value is not 0.
     has_tempo: bool,
+    /// True if any move-ordering score is not 0.
+    has_policy: bool,
 }
 
 /// Why a table file was rejected.
@@ -206,6 +208,7 @@ impl EvalTables {
             }
         }
         let has_tempo = tempo.iter().flatten().any(|&x| x != 0);
+        let has_policy = policy.iter().flatten().flatten().any(|&x| x != 0);
         EvalTables {
             rule,
             value,
@@ -213,6 +216,7 @@ impl EvalTables {
             tempo,
             policy,
             has_tempo,
+            has_policy,
         }
     }
 
@@ -279,8 +283,9 @@ impl EvalTables {
     }
 
     /// True if any move-ordering score is set.
+    #[inline]
     pub fn has_policy(&self) -> bool {
-        self.policy.iter().flatten().flatten().any(|&v| v != 0)
+        self.has_policy
     }
 
     /// The values in evaluation units, `[colour][role][pcode]` (rounded toward zero for
