@@ -277,3 +277,42 @@ fn the_built_in_tables_are_learned_for_the_three_main_rules() {
         assert_eq!(*builtin.get(rule), *EvalSet::hand().get(rule), "{rule}");
     }
 }
+
+#[test]
+fn match_records_read_as_unscored_games() {
+    use lianzhu::train::data::parse_match_record;
+    let rec = "h8i9h10i10h9 1-0 five game=3 black=a white=b opening=2";
+    let g = parse_match_record(rec, Rule::Freestyle, 15)
+        .unwrap()
+        .unwrap();
+    assert_eq!(g.winner, Some(Color::Black));
+    assert_eq!(g.moves.len(), 5);
+    assert!(g.moves.iter().all(|m| m.score.is_none()));
+    let draw = "h8i9 1/2-1/2 board-full game=1 black=a white=b opening=1";
+    assert_eq!(
+        parse_match_record(draw, Rule::Renju, 15)
+            .unwrap()
+            .unwrap()
+            .winner,
+        None
+    );
+    // Games not ended by play are left out; malformed lines are errors.
+    let late = "h8i9 0-1 late game=1 black=a white=b opening=1";
+    assert_eq!(parse_match_record(late, Rule::Renju, 15).unwrap(), None);
+    assert!(parse_match_record("h8i9 2-0 five", Rule::Renju, 15).is_err());
+    assert!(parse_match_record("t8 1-0 five", Rule::Renju, 15).is_err());
+    // Unscored positions count only when asked for, after the opening.
+    let long = "h8a1j8a3l8a5h10a7j10a9 0-1 five game=1 black=a white=b opening=1";
+    let g = parse_match_record(long, Rule::Freestyle, 15)
+        .unwrap()
+        .unwrap();
+    let start = EvalSet::hand().get(Rule::Freestyle);
+    let mut only_scored = Dataset::default();
+    only_scored.add_game(&g, &start);
+    assert!(only_scored.is_empty());
+    let mut all = Dataset::default();
+    all.add_game_with(&g, &start, true);
+    // Four positions after the opening; the last is left out (white's a4 makes a double
+    // four there, a position the search never evaluates).
+    assert_eq!(all.len(), 10 - fit::UNSCORED_SKIP - 1);
+}

@@ -8,7 +8,7 @@
 use clap::Parser;
 use lianzhu::eval::EvalTables;
 use lianzhu::search::movegen;
-use lianzhu::train::data::parse_games;
+use lianzhu::train::data::{parse_games, parse_match_record};
 use lianzhu::train::fit::{self, Dataset, FitOptions};
 use lianzhu::train::policy::{self, PolicyOptions};
 use lianzhu::types::Rule;
@@ -26,8 +26,16 @@ struct Args {
     #[arg(long, default_value = "freestyle")]
     rule: String,
     /// Game files (`pbrain-lianzhu selfplay` output). Repeatable.
-    #[arg(long, required = true)]
+    #[arg(long)]
     data: Vec<PathBuf>,
+    /// `lianzhu-match --games-out` records of this rule (15x15 unless `--size`): every
+    /// position after the opening, with the game's result as the target (and, with
+    /// `--policy`, the move played as the chosen one). Repeatable.
+    #[arg(long)]
+    match_games: Vec<PathBuf>,
+    /// Board side of the `--match-games` records.
+    #[arg(long, default_value_t = 15)]
+    size: usize,
     /// Where to write the learned tables.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -96,6 +104,21 @@ fn run(args: &Args) -> Result<(), String> {
                 held_out.add_game(g, &start);
             } else {
                 train.add_game(g, &start);
+            }
+        }
+    }
+    for path in &args.match_games {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for (i, line) in text.lines().enumerate() {
+            let record = parse_match_record(line, rule, args.size)
+                .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+            let Some(g) = record else { continue };
+            games += 1;
+            if games.is_multiple_of(args.held_out_every.max(2)) {
+                held_out.add_game_with(&g, &start, true);
+            } else {
+                train.add_game_with(&g, &start, true);
             }
         }
     }

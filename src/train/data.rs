@@ -140,3 +140,41 @@ pub fn parse_games(text: &str) -> Result<Vec<Game>, String> {
     }
     Ok(games)
 }
+
+/// The game of one `lianzhu-match --games-out` record (`<moves> <result> <reason> ...`), for
+/// `rule` on a `size` board, every move unscored; `Ok(None)` for a game that did not end by
+/// play (a forfeit, a foul or a move limit), a comment or a blank line.
+pub fn parse_match_record(line: &str, rule: Rule, size: usize) -> Result<Option<Game>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let mut fields = line.split_ascii_whitespace();
+    let moves_text = fields.next().unwrap_or_default();
+    let winner = match fields.next() {
+        Some("1-0") => Some(Color::Black),
+        Some("0-1") => Some(Color::White),
+        Some("1/2-1/2") => None,
+        other => return Err(format!("bad result '{}'", other.unwrap_or_default())),
+    };
+    if !matches!(fields.next(), Some("five" | "board-full")) {
+        return Ok(None);
+    }
+    let moves = if moves_text == "-" {
+        Vec::new()
+    } else {
+        crate::notation::parse_moves(moves_text).map_err(|e| format!("bad moves: {e}"))?
+    };
+    if moves.iter().any(|p| p.x() >= size || p.y() >= size) {
+        return Err(format!("a move is off the {size}x{size} board"));
+    }
+    Ok(Some(Game {
+        rule,
+        size,
+        winner,
+        moves: moves
+            .into_iter()
+            .map(|pos| GameMove { pos, score: None })
+            .collect(),
+    }))
+}

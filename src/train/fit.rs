@@ -29,6 +29,9 @@ use crate::types::{Color, Pos, Rule};
 use rayon::prelude::*;
 use std::sync::Arc;
 
+/// Plies of an unscored game (a match record) not used: its opening.
+pub const UNSCORED_SKIP: usize = 6;
+
 /// Value parameters: `[colour][role][pcode]`.
 pub const VALUES: usize = 2 * 2 * PCODES;
 /// All parameters: the values, then the tempo table `[side to move][mask]`.
@@ -97,8 +100,15 @@ impl Dataset {
             .map(|(&k, &c)| (k as usize, c))
     }
 
-    /// Adds the usable positions of `game` (whose rule must be `rule`).
+    /// Adds the usable positions of `game` before its searched moves, read with `tables`.
     pub fn add_game(&mut self, game: &Game, tables: &Arc<EvalTables>) {
+        self.add_game_with(game, tables, false);
+    }
+
+    /// [`Dataset::add_game`]; with `unscored`, also the positions before unscored moves
+    /// (a match record's), whose target is then the result alone, except the first
+    /// `UNSCORED_SKIP` plies (the opening).
+    pub fn add_game_with(&mut self, game: &Game, tables: &Arc<EvalTables>, unscored: bool) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
@@ -108,11 +118,16 @@ impl Dataset {
         let mut eb = EvalBoard::with_tables(&board, game.rule, tables.clone());
         let mut scratch = vec![0i32; VALUES];
         let mut touched: Vec<usize> = Vec::new();
-        for m in &game.moves {
+        for (ply, m) in game.moves.iter().enumerate() {
             if !eb.is_legal(m.pos) {
                 return;
             }
-            if let Some(Score::Eval(score)) = m.score {
+            let score = match m.score {
+                Some(Score::Eval(score)) => Some(score as f32),
+                None if unscored && ply >= UNSCORED_SKIP => Some(f32::NAN),
+                _ => None,
+            };
+            if let Some(score) = score {
                 self.add_position(&eb, game.winner, score, m.pos, &mut scratch, &mut touched);
             }
             eb.make(m.pos);
@@ -123,7 +138,7 @@ impl Dataset {
         &mut self,
         eb: &EvalBoard,
         winner: Option<Color>,
-        score: i32,
+        score: f32,
         best: Pos,
         scratch: &mut [i32],
         touched: &mut Vec<usize>,
@@ -192,7 +207,7 @@ impl Dataset {
             Some(c) if c == me => 1.0,
             Some(_) => 0.0,
         });
-        self.score.push(score as f32);
+        self.score.push(score);
         self.start_eval.push(eb.evaluate());
     }
 }
@@ -246,9 +261,14 @@ fn eval(data: &Dataset, w: &[f32], i: usize) -> f32 {
     data.features(i).map(|(k, c)| w[k] * c).sum()
 }
 
-/// The target of position `i`.
+/// The target of position `i` (the result alone for a position without a score).
 fn target(data: &Dataset, i: usize, k: f32, lambda: f32) -> f32 {
-    lambda * data.result[i] + (1.0 - lambda) * sigmoid(data.score[i] / k)
+    let score = data.score[i];
+    if score.is_nan() {
+        data.result[i]
+    } else {
+        lambda * data.result[i] + (1.0 - lambda) * sigmoid(score / k)
+    }
 }
 
 /// The mean cross-entropy of `w` on `data` at scale `k` (without the regulariser).
