@@ -1,7 +1,7 @@
 //! Pipe semantics (protocol.md, "Pipe semantics"), through the real binary fed a whole input
 //! at once as `printf ... | pbrain-lianzhu` does: answers in arrival order, `END` only after
 //! every command before it is answered, a search stopped at once by `END`/`YXSTOP`, end of
-//! input that still searches with the normal limits.
+//! input that still searches with the normal limits, and echoed input cut short.
 
 mod common;
 
@@ -185,4 +185,48 @@ fn end_of_input_answers_a_backlog_in_order_then_exits() {
 fn nothing_after_end_is_read_or_written() {
     let run = piped("START 15\nEND\nABOUT\nBEGIN\n", StdinEnd::Close);
     assert_eq!(run.lines(), ["OK"]);
+}
+
+#[test]
+fn echoed_input_is_cut_to_80_characters() {
+    let long = "X".repeat(100_000);
+    let input = format!(
+        "{long}\nSTART {long}\nSTART 15\nINFO rule 1{long}\nTURN 1,{long}\nBOARD\n1,1,{long}\nDONE\n\
+         Ä{}\nEND\n",
+        "é".repeat(200)
+    );
+    let run = piped(&input, StdinEnd::KeepOpen);
+    let lines = run.lines();
+    assert_eq!(
+        lines.len(),
+        7,
+        "{:?}",
+        lines.iter().map(|l| l.len()).collect::<Vec<_>>()
+    );
+    for l in &lines {
+        assert!(
+            l.chars().count() <= 200,
+            "{} chars: {}...",
+            l.len(),
+            &l[..60]
+        );
+    }
+    assert!(
+        lines[0].starts_with("UNKNOWN XXXX") && lines[0].contains("..."),
+        "{}",
+        lines[0]
+    );
+    let xs = lines[0].chars().filter(|&c| c == 'X').count();
+    assert_eq!(xs, 80, "{}", lines[0]);
+    assert!(lines[1].starts_with("ERROR ") && lines[1].contains("..."));
+    assert_eq!(lines[2], "OK");
+    assert!(lines[3].starts_with("MESSAGE ") && lines[3].contains("..."));
+    assert!(lines[4].starts_with("ERROR ") && lines[4].contains("..."));
+    assert!(lines[5].starts_with("ERROR ") && lines[5].contains("..."));
+    // Cut on a character boundary: 1 + 79 two-byte characters, then "...".
+    assert!(
+        lines[6].starts_with("UNKNOWN Äéé") && lines[6].contains("é..."),
+        "{}",
+        lines[6]
+    );
 }

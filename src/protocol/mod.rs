@@ -313,6 +313,7 @@ impl<W: Write> Session<W> {
                 Ok(())
             }
             Command::Unknown(word) => {
+                let word = command::echo(&word);
                 self.out
                     .unknown(&format!("{word} is not a supported command"));
                 Ok(())
