@@ -32,7 +32,7 @@ pub struct Options {
     pub rule: Rule,
     /// Folder for persistent files, if the manager gave one.
     pub folder: Option<String>,
-    /// Number of search threads.
+    /// Number of search threads (a search uses at most [`MAX_THREADS`]).
     pub threads: usize,
     /// Transposition table size in KiB, if set with `INFO hash_size`.
     pub hash_kb: Option<u64>,
@@ -66,6 +66,10 @@ impl Default for Options {
         }
     }
 }
+
+/// The most search threads a search runs, whatever `threads` asks (`INFO thread_num 100000`
+/// would otherwise start that many threads for every search).
+pub const MAX_THREADS: usize = 64;
 
 /// Why a game command could not be carried out. The game state is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -320,7 +324,7 @@ impl Engine {
                 match_ms: self.options.timeout_match_ms,
                 time_left_ms: self.options.time_left_ms,
             }),
-            threads: self.options.threads.max(1),
+            threads: self.options.threads.clamp(1, MAX_THREADS),
             max_nodes: self.options.max_nodes,
             max_depth: if self.options.max_depth > 0 {
                 self.options.max_depth
@@ -618,6 +622,15 @@ mod tests {
         assert!((win_rate(500) - 0.731_058_578_6).abs() < 1e-9);
         assert!((win_rate(300) + win_rate(-300) - 1.0).abs() < 1e-12);
         assert!(win_rate(100) < win_rate(200) && win_rate(-200) < win_rate(-100));
+    }
+
+    #[test]
+    fn a_search_runs_at_most_max_threads() {
+        let mut e = Engine::new();
+        e.options.threads = 100_000;
+        assert_eq!(e.limits().threads, MAX_THREADS);
+        e.options.threads = 0;
+        assert_eq!(e.limits().threads, 1);
     }
 
     #[test]

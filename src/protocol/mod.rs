@@ -52,7 +52,7 @@ pub const REPORT_INTERVAL: Duration = Duration::from_millis(250);
 /// this long (every search stops at once after `END`, so only a stuck thread takes longer).
 pub const END_GRACE: Duration = Duration::from_millis(200);
 /// Most search threads we offer Yixin-Board (`YXSHOWINFO`).
-pub const GUI_MAX_THREADS: usize = 64;
+pub const GUI_MAX_THREADS: usize = crate::engine::MAX_THREADS;
 /// log2 of the largest hash size in KiB we offer Yixin-Board (`YXSHOWINFO`): 2^18 KiB =
 /// 256 MiB, what fits the default memory budget (`search::tt_bytes` caps `hash_size` at the
 /// budget minus the overhead unless `max_memory` allows more).
@@ -341,6 +341,13 @@ impl<W: Write> Session<W> {
             },
             Info::Evaluate(x, y) => o.evaluate = Some((x, y)),
             Info::Folder(f) => o.folder = Some(f),
+            Info::ThreadNum(n) if n > crate::engine::MAX_THREADS => {
+                o.threads = crate::engine::MAX_THREADS;
+                self.out.message(&format!(
+                    "thread_num {n} is more than {}; using {}",
+                    o.threads, o.threads
+                ));
+            }
             Info::ThreadNum(n) => o.threads = n,
             Info::HashSize(kb) => o.hash_kb = Some(kb),
             Info::MaxNode(n) => o.max_nodes = n,
@@ -716,6 +723,23 @@ mod tests {
         let (x, y) = lines[2].split_once(',').unwrap();
         let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
         assert!(x < 15 && y < 15 && (x, y) != (7, 7));
+    }
+
+    #[test]
+    fn a_huge_thread_num_is_capped() {
+        let t = Instant::now();
+        let text = session("INFO thread_num 100000\nSTART 9\nINFO timeout_turn 50\nTURN 4,4\n");
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with("MESSAGE depth"))
+            .collect();
+        assert_eq!(
+            lines[0],
+            "MESSAGE thread_num 100000 is more than 64; using 64"
+        );
+        assert_eq!(lines[1], "OK");
+        assert!(lines[2].contains(','), "{text}");
+        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
     }
 
     #[test]
