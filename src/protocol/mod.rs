@@ -377,8 +377,10 @@ impl<W: Write> Session<W> {
         self.engine.board().map(|_| ()).ok_or(EngineError::NoGame)
     }
 
-    /// The points of a `YXBLOCK`/`YXBLOCKUNDO` block, checked against the board.
+    /// The points of a `YXBLOCK`/`YXBLOCKUNDO` block, checked against the board (an error
+    /// before `START`, even for an empty block).
     fn block_points(&self, points: &[(i64, i64)]) -> Result<Vec<Pos>, EngineError> {
+        self.engine_ready()?;
         points.iter().map(|&(x, y)| self.engine.pos(x, y)).collect()
     }
 
@@ -740,6 +742,21 @@ mod tests {
         assert_eq!(lines[1], "OK");
         assert!(lines[2].contains(','), "{text}");
         assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn empty_block_commands_before_start_are_errors() {
+        let text =
+            session("YXBLOCK\nDONE\nYXBLOCKUNDO\nDONE\nYXBLOCKRESET\nSTART 9\nYXBLOCK\nDONE\n");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(
+            lines[..3]
+                .iter()
+                .all(|l| l.starts_with("ERROR no game started")),
+            "{text}"
+        );
+        assert_eq!(lines[3], "OK");
     }
 
     #[test]
