@@ -48,9 +48,10 @@ use std::time::{Duration, Instant};
 
 /// Least time between two search progress `MESSAGE` lines.
 pub const REPORT_INTERVAL: Duration = Duration::from_millis(250);
-/// After `END`, the reader ends the process if the main thread has finished no command for
-/// this long (every search stops at once after `END`, so only a stuck thread takes longer).
-pub const END_GRACE: Duration = Duration::from_millis(200);
+/// After `END`, the reader ends the process if the main thread has finished no input line
+/// for this long: every search stops at once after `END`, so only a stuck thread (or a
+/// machine too loaded to run it) takes longer; managers kill a brain 0.5 to 0.7 s after `END`.
+pub const END_GRACE: Duration = Duration::from_secs(1);
 /// Most search threads we offer Yixin-Board (`YXSHOWINFO`).
 pub const GUI_MAX_THREADS: usize = crate::engine::MAX_THREADS;
 /// log2 of the largest hash size in KiB we offer Yixin-Board (`YXSHOWINFO`): 2^18 KiB =
