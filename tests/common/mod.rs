@@ -21,7 +21,8 @@
 mod piped;
 mod shared;
 
-pub use piped::{run_piped, Piped, StdinEnd};
+#[allow(unused_imports)]
+pub use piped::{run_paced, run_piped, Piped, StdinEnd};
 pub use shared::shared_dir;
 
 use lianzhu::notation::{parse_moves, parse_pos};
