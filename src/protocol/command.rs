@@ -262,6 +262,11 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
     }
 }
 
+/// The largest time an `INFO` time value (`timeout_turn`, `timeout_match`, `time_left`) keeps,
+/// in ms, either sign (2^40 ms, about 35 years): larger ones are clamped to it, so the clock's
+/// arithmetic cannot overflow (`time_left -9223372036854775808` did).
+pub const MAX_TIME_MS: i64 = 1 << 40;
+
 /// Reads `INFO`'s arguments: a key and the rest of the line as its value.
 pub fn parse_info(args: &str) -> Info {
     let (key, value) = split_keyword(args);
@@ -271,10 +276,11 @@ pub fn parse_info(args: &str) -> Info {
         why,
     };
     let number = |what: &str| int(value, what).map_err(|e| e.0);
+    let ms = |what: &str| number(what).map(|v| v.clamp(-MAX_TIME_MS, MAX_TIME_MS));
     let result: Result<Info, String> = match key.as_str() {
-        "timeout_turn" => number("timeout_turn").map(Info::TimeoutTurn),
-        "timeout_match" => number("timeout_match").map(Info::TimeoutMatch),
-        "time_left" => number("time_left").map(Info::TimeLeft),
+        "timeout_turn" => ms("timeout_turn").map(Info::TimeoutTurn),
+        "timeout_match" => ms("timeout_match").map(Info::TimeoutMatch),
+        "time_left" => ms("time_left").map(Info::TimeLeft),
         "game_type" => number("game_type").map(Info::GameType),
         "rule" => number("rule").map(Info::Rule),
         "max_memory" => number("max_memory").and_then(|v| {
@@ -543,6 +549,18 @@ mod tests {
         );
         assert_eq!(parse_info("TIMEOUT_TURN 0"), Info::TimeoutTurn(0));
         assert_eq!(parse_info("time_left -20"), Info::TimeLeft(-20));
+        assert_eq!(
+            parse_info("time_left -9223372036854775808"),
+            Info::TimeLeft(-MAX_TIME_MS)
+        );
+        assert_eq!(
+            parse_info("timeout_turn 9223372036854775807"),
+            Info::TimeoutTurn(MAX_TIME_MS)
+        );
+        assert_eq!(
+            parse_info("timeout_match 2147483647"),
+            Info::TimeoutMatch(2_147_483_647)
+        );
         assert_eq!(
             parse_info("max_memory 367001600"),
             Info::MaxMemory(367_001_600)

@@ -761,6 +761,23 @@ mod tests {
     }
 
     #[test]
+    fn extreme_time_values_still_give_moves() {
+        // The clock's arithmetic overflowed on these (a panic where overflow is checked).
+        let text = session(
+            "START 15\nINFO timeout_match 5000\nINFO time_left -9223372036854775808\n\
+             INFO timeout_turn 100\nBEGIN\nTURN 8,8\nINFO time_left 9223372036854775807\n\
+             INFO timeout_turn 9223372036854775807\nINFO max_depth 2\nTURN 9,9\n",
+        );
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with("MESSAGE "))
+            .collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert_eq!(lines[..2], ["OK", "7,7"]);
+        assert!(lines[2..].iter().all(|l| l.contains(',')), "{text}");
+    }
+
+    #[test]
     fn rate_limit_lets_a_few_lines_a_second_through() {
         let t0 = Instant::now();
         let mut limit = RateLimit::new(Duration::from_millis(250));
