@@ -113,7 +113,11 @@ fn info_value(rng: &mut Rng, key: &str) -> String {
     }
     match key {
         "timeout_turn" => pick(rng, &TURNS).to_string(),
-        "timeout_match" => pick(rng, &["0", "1", "5000", "100000000", "-5"]).to_string(),
+        "timeout_match" => pick(
+            rng,
+            &["0", "1", "5000", "100000000", "-5", "9223372036854775807"],
+        )
+        .to_string(),
         "time_left" => pick(
             rng,
             &[
