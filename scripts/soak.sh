@@ -2,7 +2,8 @@
 # soak.sh -- nothing lost to the process: Lianzhu against the sparring kit's Rapfi and Wine
 # and against itself, over freestyle 15 and 20, standard, renju and caro, at fast turns
 # (100-300 ms) and under a tight match clock (15 s a game, time_left counting down), with
-# lianzhu-match's 1 s tolerance. 1,060 games in all by default (about 6 hours on 2 cores).
+# lianzhu-match's 1 s tolerance. 1,060 games in all by default (an estimated 4 hours with
+# concurrency 1 on 2 cores, from the 2-game smoke test; not run in full yet).
 #
 # Usage: scripts/soak.sh [SETTING...]        (default: every setting below)
 # Environment:
