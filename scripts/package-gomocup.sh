@@ -4,7 +4,8 @@
 # One command (after scripts/ci-setup-windows.sh once):
 #     bash scripts/package-gomocup.sh
 # Cross-compiles the release engine for x86_64-pc-windows-gnu with Debian's
-# mingw-w64 (linker settings in .cargo/config.toml, +crt-static), checks that
+# mingw-w64 (linker settings in .cargo/config.toml, +crt-static) into cargo's
+# target directory (target/, or $CARGO_TARGET_DIR when set), checks that
 # the exe is a 64-bit console program importing only Windows' own DLLs, and
 # writes
 #     dist/pbrain-lianzhu64.exe       (also used by tests/wine_gomocup.rs)
@@ -27,7 +28,11 @@ command -v zip >/dev/null || die "zip missing: run scripts/ci-setup-windows.sh"
 rustup target list --installed | grep -qx "$TARGET" || die "rustup target $TARGET missing: run scripts/ci-setup-windows.sh"
 
 cargo build --release --locked --target "$TARGET" --bin pbrain-lianzhu
-BUILT=target/$TARGET/release/pbrain-lianzhu.exe
+# Where cargo put it: target/ unless CARGO_TARGET_DIR (or a cargo config) says otherwise.
+TARGET_DIR=$(cargo metadata --format-version 1 --no-deps --locked |
+    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+[[ -n $TARGET_DIR ]] || die "cargo metadata gave no target directory"
+BUILT=$TARGET_DIR/$TARGET/release/pbrain-lianzhu.exe
 [[ -f $BUILT ]] || die "build produced no $BUILT"
 
 # A 64-bit console (CUI) program: Piskvork and GomocupJudge talk to it over pipes.

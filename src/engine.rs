@@ -14,7 +14,8 @@ use crate::search::{self, time::TimeControl, Limits, Progress, RootReport, Searc
 use crate::swap2::{self, Swap2Answer};
 use crate::types::{Color, Pos, Rule};
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// Settings the manager sends with `INFO`, kept across `START`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +34,7 @@ pub struct Options {
     pub rule: Rule,
     /// Folder for persistent files, if the manager gave one.
     pub folder: Option<String>,
-    /// Number of search threads.
+    /// Number of search threads (a search runs at most [`thread_limit`]).
     pub threads: usize,
     /// Transposition table size in KiB, if set with `INFO hash_size`.
     pub hash_kb: Option<u64>,
@@ -66,6 +67,19 @@ impl Default for Options {
             pondering: false,
         }
     }
+}
+
+/// The most search threads a search runs, whatever `threads` asks (`INFO thread_num 100000`
+/// would otherwise start that many threads for every search).
+pub const MAX_THREADS: usize = 64;
+
+/// The search threads a search runs at most on this machine: its logical CPUs, at most
+/// [`MAX_THREADS`]. More threads than CPUs only starve the thread that watches the clock: 64
+/// threads on 2 CPUs made a 15 ms move take over a second.
+pub fn thread_limit() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(MAX_THREADS)
 }
 
 /// Why a game command could not be carried out. The game state is unchanged.
@@ -332,7 +346,7 @@ impl Engine {
                 match_ms: self.options.timeout_match_ms,
                 time_left_ms: self.options.time_left_ms,
             }),
-            threads: self.options.threads.max(1),
+            threads: self.options.threads.clamp(1, thread_limit()),
             max_nodes: self.options.max_nodes,
             max_depth: if self.options.max_depth > 0 {
                 self.options.max_depth
@@ -394,8 +408,10 @@ impl Engine {
     /// has a different legal root move, none of them blocked (unless every legal move is),
     /// and the first is the move [`Engine::think`] would choose. The options' time and node
     /// limits are shared between the lines; `stop` ends the analysis after the current line
-    /// (at least one line comes back). `on` sees progress with the index of the line.
-    /// See [`Searcher::think_nbest`].
+    /// (at least one line comes back). A line that ends after the whole turn's time is used up
+    /// raises `stop` itself, so the lines left are skipped: the analysis answers within the
+    /// turn even when its lines overrun their shares. `on` sees progress with the index of
+    /// the line. See [`Searcher::think_nbest`].
     pub fn think_nbest(
         &mut self,
         n: usize,
@@ -405,12 +421,21 @@ impl Engine {
         let rule = self.options.rule;
         let limits = self.limits();
         let b = self.board.clone().ok_or(EngineError::NoGame)?;
+        let started = Instant::now();
+        let turn = limits
+            .time
+            .map(|tc| tc.budget(b.width() * b.height() - b.stone_count()).maximum);
         let results =
             self.searcher()
                 .think_nbest(&b, rule, &limits, n, stop, &mut |i, p| match p {
                     Progress::Iteration(r) => on(i, ThinkEvent::Iteration(&to_report(r))),
                     Progress::Root(r) => on(i, ThinkEvent::Root(r)),
-                    Progress::Line(r) => on(i, ThinkEvent::Line(&to_line(r))),
+                    Progress::Line(r) => {
+                        on(i, ThinkEvent::Line(&to_line(r)));
+                        if turn.is_some_and(|t| started.elapsed() >= t) {
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    }
                 });
         let mut lines: Vec<Line> = results
             .iter()
@@ -640,6 +665,56 @@ mod tests {
         assert!((win_rate(500) - 0.731_058_578_6).abs() < 1e-9);
         assert!((win_rate(300) + win_rate(-300) - 1.0).abs() < 1e-12);
         assert!(win_rate(100) < win_rate(200) && win_rate(-200) < win_rate(-100));
+    }
+
+    #[test]
+    fn an_analysis_starts_no_line_after_the_turn() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        for (i, (x, y)) in [
+            (7, 7),
+            (8, 8),
+            (7, 8),
+            (6, 7),
+            (8, 6),
+            (9, 9),
+            (5, 5),
+            (6, 9),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            e.board.as_mut().unwrap().place(Pos::new(x, y), c);
+        }
+        // 31 ms: a maximum of 1 ms for the whole turn, far less than 10 searches take.
+        e.options.timeout_turn_ms = 31;
+        let stop = AtomicBool::new(false);
+        let lines = e.think_nbest(10, &stop, &mut |_, _| {}).unwrap();
+        assert!(!lines.is_empty());
+        let before_last: u64 = lines[..lines.len() - 1].iter().map(|l| l.time_ms).sum();
+        assert!(
+            before_last <= 1,
+            "a line started {before_last} ms into a 1 ms turn: {:?}",
+            lines.iter().map(|l| l.time_ms).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn a_search_runs_at_most_max_threads() {
+        let mut e = Engine::new();
+        e.options.threads = 100_000;
+        assert_eq!(e.limits().threads, thread_limit());
+        assert!(thread_limit() <= MAX_THREADS);
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        e.options.threads = cpus + 1;
+        assert_eq!(e.limits().threads, cpus.min(MAX_THREADS));
+        e.options.threads = 0;
+        assert_eq!(e.limits().threads, 1);
     }
 
     #[test]

@@ -13,8 +13,23 @@
 //!   `UNKNOWN`); a known command with bad arguments is an `Err` (answered `ERROR`).
 //! - `INFO` never fails to parse: a bad value becomes [`Info::Invalid`], an unknown key
 //!   [`Info::Ignored`] (the protocol must never answer `ERROR` to `INFO`).
+//! - Input quoted in an error text goes through [`echo`]: at most [`ECHO_MAX_CHARS`]
+//!   characters of it, then `...`.
 
+use std::borrow::Cow;
 use std::fmt;
+
+/// The most characters of the input an `ERROR`/`UNKNOWN`/`MESSAGE` text quotes.
+pub const ECHO_MAX_CHARS: usize = 80;
+
+/// `text` as quoted in a reply: whole if it has at most [`ECHO_MAX_CHARS`] characters, else
+/// its first [`ECHO_MAX_CHARS`] characters and `...`.
+pub fn echo(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(ECHO_MAX_CHARS) {
+        None => Cow::Borrowed(text),
+        Some((cut, _)) => Cow::Owned(format!("{}...", &text[..cut])),
+    }
+}
 
 /// A stone line of `BOARD`/`YXBOARD`: protocol coordinates and the field number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,9 +175,12 @@ fn split_keyword(line: &str) -> (&str, &str) {
 }
 
 fn int(text: &str, what: &str) -> Result<i64, ParseError> {
-    text.trim()
-        .parse::<i64>()
-        .or_else(|_| fail(format!("{what} '{}' is not a whole number", text.trim())))
+    text.trim().parse::<i64>().or_else(|_| {
+        fail(format!(
+            "{what} '{}' is not a whole number",
+            echo(text.trim())
+        ))
+    })
 }
 
 fn size(text: &str, what: &str) -> Result<usize, ParseError> {
@@ -175,7 +193,7 @@ fn coords(args: &str, cmd: &str) -> Result<(i64, i64), ParseError> {
     let parts: Vec<&str> = args.split(',').collect();
     match parts.as_slice() {
         [x, y] => Ok((int(x, "x")?, int(y, "y")?)),
-        _ => fail(format!("{cmd} expects x,y, got '{args}'")),
+        _ => fail(format!("{cmd} expects x,y, got '{}'", echo(args))),
     }
 }
 
@@ -183,7 +201,7 @@ fn no_args(args: &str, cmd: &str, c: Command) -> Result<Command, ParseError> {
     if args.is_empty() {
         Ok(c)
     } else {
-        fail(format!("{cmd} takes no arguments, got '{args}'"))
+        fail(format!("{cmd} takes no arguments, got '{}'", echo(args)))
     }
 }
 
@@ -203,7 +221,10 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             let parts: Vec<&str> = args.split(',').collect();
             match parts.as_slice() {
                 [w, h] => Ok(Command::RectStart(size(w, "width")?, size(h, "height")?)),
-                _ => fail(format!("RECTSTART expects width,height, got '{args}'")),
+                _ => fail(format!(
+                    "RECTSTART expects width,height, got '{}'",
+                    echo(args)
+                )),
             }
         }
         "RESTART" => no_args(args, "RESTART", Command::Restart),
@@ -233,12 +254,18 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "YXBLOCKUNDO" => no_args(args, "YXBLOCKUNDO", Command::YxBlockUndo(Vec::new())),
         "YXBLOCKRESET" => no_args(args, "YXBLOCKRESET", Command::YxBlockReset),
         "DONE" => fail("DONE without BOARD or YXBOARD"),
-        _ if word.starts_with(|c: char| c.is_ascii_digit() || c == '-') => {
-            fail(format!("stone line '{word}' outside BOARD or YXBOARD"))
-        }
+        _ if word.starts_with(|c: char| c.is_ascii_digit() || c == '-') => fail(format!(
+            "stone line '{}' outside BOARD or YXBOARD",
+            echo(word)
+        )),
         _ => Ok(Command::Unknown(word.to_string())),
     }
 }
+
+/// The largest time an `INFO` time value (`timeout_turn`, `timeout_match`, `time_left`) keeps,
+/// in ms, either sign (2^40 ms, about 35 years): larger ones are clamped to it, so the clock's
+/// arithmetic cannot overflow (`time_left -9223372036854775808` did).
+pub const MAX_TIME_MS: i64 = 1 << 40;
 
 /// Reads `INFO`'s arguments: a key and the rest of the line as its value.
 pub fn parse_info(args: &str) -> Info {
@@ -249,10 +276,11 @@ pub fn parse_info(args: &str) -> Info {
         why,
     };
     let number = |what: &str| int(value, what).map_err(|e| e.0);
+    let ms = |what: &str| number(what).map(|v| v.clamp(-MAX_TIME_MS, MAX_TIME_MS));
     let result: Result<Info, String> = match key.as_str() {
-        "timeout_turn" => number("timeout_turn").map(Info::TimeoutTurn),
-        "timeout_match" => number("timeout_match").map(Info::TimeoutMatch),
-        "time_left" => number("time_left").map(Info::TimeLeft),
+        "timeout_turn" => ms("timeout_turn").map(Info::TimeoutTurn),
+        "timeout_match" => ms("timeout_match").map(Info::TimeoutMatch),
+        "time_left" => ms("time_left").map(Info::TimeLeft),
         "game_type" => number("game_type").map(Info::GameType),
         "rule" => number("rule").map(Info::Rule),
         "max_memory" => number("max_memory").and_then(|v| {
@@ -296,7 +324,10 @@ pub fn parse_info(args: &str) -> Info {
 pub fn parse_stone_line(line: &str) -> Result<StoneLine, ParseError> {
     let parts: Vec<&str> = line.trim().split(',').collect();
     let [x, y, f] = parts.as_slice() else {
-        return fail(format!("expected x,y,field or DONE, got '{}'", line.trim()));
+        return fail(format!(
+            "expected x,y,field or DONE, got '{}'",
+            echo(line.trim())
+        ));
     };
     let field = match int(f, "field")? {
         1 => Field::Own,
@@ -321,7 +352,7 @@ pub fn parse_point_line(line: &str) -> Result<(i64, i64), ParseError> {
             int(f, "field")?;
             Ok((int(x, "x")?, int(y, "y")?))
         }
-        _ => fail(format!("expected x,y or DONE, got '{}'", line.trim())),
+        _ => fail(format!("expected x,y or DONE, got '{}'", echo(line.trim()))),
     }
 }
 
@@ -519,6 +550,18 @@ mod tests {
         assert_eq!(parse_info("TIMEOUT_TURN 0"), Info::TimeoutTurn(0));
         assert_eq!(parse_info("time_left -20"), Info::TimeLeft(-20));
         assert_eq!(
+            parse_info("time_left -9223372036854775808"),
+            Info::TimeLeft(-MAX_TIME_MS)
+        );
+        assert_eq!(
+            parse_info("timeout_turn 9223372036854775807"),
+            Info::TimeoutTurn(MAX_TIME_MS)
+        );
+        assert_eq!(
+            parse_info("timeout_match 2147483647"),
+            Info::TimeoutMatch(2_147_483_647)
+        );
+        assert_eq!(
             parse_info("max_memory 367001600"),
             Info::MaxMemory(367_001_600)
         );
@@ -613,6 +656,22 @@ mod tests {
         let bad = feed_all(&["YXBLOCK", "7", "DONE", "ABOUT"]);
         assert!(bad[0].is_err());
         assert_eq!(bad[1], Ok(Command::About));
+    }
+
+    #[test]
+    fn echo_cuts_long_input_on_a_character_boundary() {
+        assert_eq!(echo("short"), "short");
+        let exact = "x".repeat(ECHO_MAX_CHARS);
+        assert_eq!(echo(&exact), exact.as_str());
+        let long = format!("{exact}yz");
+        assert_eq!(echo(&long), format!("{exact}..."));
+        let wide = "é".repeat(ECHO_MAX_CHARS + 1);
+        assert_eq!(echo(&wide), format!("{}...", "é".repeat(ECHO_MAX_CHARS)));
+        let ParseError(why) = parse(&format!("START {}", "9".repeat(1000))).unwrap_err();
+        assert!(
+            why.len() < 200 && why.ends_with("...' is not a whole number"),
+            "{why}"
+        );
     }
 
     #[test]

@@ -7,16 +7,18 @@
 //! setting the one shared stop flag, so a long search answers at once.
 //!
 //! Invariants:
-//! - Commands are carried out in the order received; a command that fails leaves the game as
-//!   it was and is answered `ERROR <why>` (unknown ones `UNKNOWN <what>`). `INFO` is never
-//!   answered except, for a value we refuse, by one `MESSAGE` line.
+//! - Commands are carried out and answered in the order received; a command that fails
+//!   leaves the game as it was and is answered `ERROR <why>` (unknown ones `UNKNOWN <what>`).
+//!   `INFO` is never answered except, for a value we refuse, by one `MESSAGE` line.
 //! - Our reply move is legal ([`Engine::choose`]) and is played on our board before it is sent.
-//! - After `END` is read nothing more is written (commands queued before it may go
-//!   unanswered) and the process ends within 100 ms (the reader's watchdog exits the process
-//!   if the main thread is stuck).
-//! - At end of input the commands already received are still answered, with every search
-//!   stopped at once, and the loop ends; the watchdog allows 100 ms here too, so a long
-//!   backlog is answered only as far as it gets.
+//! - `END` ends the session only after every command before it has been answered. From the
+//!   moment the reader reads `END` (it reads nothing after it) every running or coming search
+//!   stops at once, its move still sent; the main thread then reaches `END` and returns, and
+//!   nothing more is written. If the main thread makes no progress for [`END_GRACE`] after
+//!   `END` (stuck), the reader ends the process.
+//! - At end of input the commands already received are carried out as usual, searches within
+//!   their own time limits, and answered; then the loop ends (the process exits 0). There is
+//!   no pondering after end of input.
 //! - Nothing is written before the first command.
 //! - Stop-flag handshake: the reader forwards a line *before* it sets the stop flag; the main
 //!   thread clears the flag *before* it drains the channel at the start of a search, so an
@@ -38,7 +40,7 @@ use command::{Command, Field, Info, Parser, StoneLine};
 use output::{Output, Realtime, Record};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
@@ -46,12 +48,12 @@ use std::time::{Duration, Instant};
 
 /// Least time between two search progress `MESSAGE` lines.
 pub const REPORT_INTERVAL: Duration = Duration::from_millis(250);
-/// How long after `END` the reader waits for the main thread before it ends the process.
-pub const END_GRACE: Duration = Duration::from_millis(100);
-/// How long after end of input the reader waits before it ends the process.
-pub const EOF_GRACE: Duration = Duration::from_millis(100);
+/// After `END`, the reader ends the process if the main thread has finished no input line
+/// for this long: every search stops at once after `END`, so only a stuck thread (or a
+/// machine too loaded to run it) takes longer; managers kill a brain 0.5 to 0.7 s after `END`.
+pub const END_GRACE: Duration = Duration::from_secs(1);
 /// Most search threads we offer Yixin-Board (`YXSHOWINFO`).
-pub const GUI_MAX_THREADS: usize = 64;
+pub const GUI_MAX_THREADS: usize = crate::engine::MAX_THREADS;
 /// log2 of the largest hash size in KiB we offer Yixin-Board (`YXSHOWINFO`): 2^18 KiB =
 /// 256 MiB, what fits the default memory budget (`search::tt_bytes` caps `hash_size` at the
 /// budget minus the overhead unless `max_memory` allows more).
@@ -73,10 +75,14 @@ enum Event {
 struct Signals {
     /// Asks a running search to return its best move now.
     stop: AtomicBool,
-    /// Input has ended: every further search must stop at once.
+    /// Input has ended: no pondering any more (searches keep their own limits).
     closed: AtomicBool,
-    /// `END` was read: write nothing more, exit.
+    /// The reader has read `END`: every search from now on stops at once; no pondering.
+    end_read: AtomicBool,
+    /// The main thread has carried out `END`: write nothing more.
     ended: Arc<AtomicBool>,
+    /// Input lines the main thread has finished with (the `END` watchdog checks it moves).
+    progress: AtomicU64,
     /// The main thread is pondering: the next line of any kind claims this flag (swaps it
     /// to false) and raises `stop`.
     pondering: AtomicBool,
@@ -128,8 +134,7 @@ where
 }
 
 /// The reader thread: forwards lines, raises the stop flag for interrupts, and (with
-/// `watchdog`) ends the process if the main thread has not finished in time after `END` or
-/// end of input.
+/// `watchdog`) ends the process if the main thread stops making progress after `END`.
 fn read_input<R: BufRead>(mut input: R, tx: &Sender<Event>, sig: &Signals, watchdog: bool) {
     let mut buf = Vec::new();
     loop {
@@ -144,13 +149,13 @@ fn read_input<R: BufRead>(mut input: R, tx: &Sender<Event>, sig: &Signals, watch
         }
         let line = String::from_utf8_lossy(&buf).into_owned();
         if command::is_end(&line) {
-            sig.ended.store(true, SeqCst);
-            sig.stop.store(true, SeqCst);
+            // Before the line is forwarded, so a search armed after it sees the flag.
+            sig.end_read.store(true, SeqCst);
             let _ = tx.send(Event::Line(line));
+            sig.pondering.store(false, SeqCst);
+            sig.stop.store(true, SeqCst);
             if watchdog {
-                thread::sleep(END_GRACE);
-                log::warn!("main thread still busy {END_GRACE:?} after END; exiting");
-                std::process::exit(0);
+                end_watchdog(sig);
             }
             return;
         }
@@ -166,11 +171,24 @@ fn read_input<R: BufRead>(mut input: R, tx: &Sender<Event>, sig: &Signals, watch
     }
     let _ = tx.send(Event::Eof);
     sig.closed.store(true, SeqCst);
-    sig.stop.store(true, SeqCst);
-    if watchdog {
-        thread::sleep(EOF_GRACE);
-        log::warn!("main thread still busy {EOF_GRACE:?} after end of input; exiting");
-        std::process::exit(0);
+    // End of input stops pondering, not the searches of the commands already received.
+    if sig.pondering.swap(false, SeqCst) {
+        sig.stop.store(true, SeqCst);
+    }
+}
+
+/// After `END`: ends the process once the main thread has finished no line for
+/// [`END_GRACE`] (it returns, and the process exits, as soon as it reaches `END`).
+fn end_watchdog(sig: &Signals) {
+    let mut seen = sig.progress.load(SeqCst);
+    loop {
+        thread::sleep(END_GRACE);
+        let now = sig.progress.load(SeqCst);
+        if now == seen {
+            log::warn!("main thread made no progress for {END_GRACE:?} after END; exiting");
+            std::process::exit(0);
+        }
+        seen = now;
     }
 }
 
@@ -205,20 +223,21 @@ impl<W: Write> Session<W> {
                     Err(_) => return,
                 },
             };
-            if self.sig.ended.load(SeqCst) {
-                return;
-            }
             let Event::Line(line) = event else {
                 return;
             };
             log::debug!("< {}", line.trim_end());
             for result in self.parser.feed(&line) {
                 match result {
-                    Ok(Command::End) => return,
+                    Ok(Command::End) => {
+                        self.sig.ended.store(true, SeqCst);
+                        return;
+                    }
                     Ok(cmd) => self.execute(cmd),
                     Err(e) => self.out.error(&e.0),
                 }
             }
+            self.sig.progress.fetch_add(1, SeqCst);
         }
     }
 
@@ -295,6 +314,7 @@ impl<W: Write> Session<W> {
                 Ok(())
             }
             Command::Unknown(word) => {
+                let word = command::echo(&word);
                 self.out
                     .unknown(&format!("{word} is not a supported command"));
                 Ok(())
@@ -322,6 +342,13 @@ impl<W: Write> Session<W> {
             },
             Info::Evaluate(x, y) => o.evaluate = Some((x, y)),
             Info::Folder(f) => o.folder = Some(f),
+            Info::ThreadNum(n) if n > crate::engine::MAX_THREADS => {
+                o.threads = crate::engine::MAX_THREADS;
+                self.out.message(&format!(
+                    "thread_num {n} is more than {}; using {}",
+                    o.threads, o.threads
+                ));
+            }
             Info::ThreadNum(n) => o.threads = n,
             Info::HashSize(kb) => o.hash_kb = Some(kb),
             Info::MaxNode(n) => o.max_nodes = n,
@@ -351,8 +378,10 @@ impl<W: Write> Session<W> {
         self.engine.board().map(|_| ()).ok_or(EngineError::NoGame)
     }
 
-    /// The points of a `YXBLOCK`/`YXBLOCKUNDO` block, checked against the board.
+    /// The points of a `YXBLOCK`/`YXBLOCKUNDO` block, checked against the board (an error
+    /// before `START`, even for an empty block).
     fn block_points(&self, points: &[(i64, i64)]) -> Result<Vec<Pos>, EngineError> {
+        self.engine_ready()?;
         points.iter().map(|&(x, y)| self.engine.pos(x, y)).collect()
     }
 
@@ -361,15 +390,15 @@ impl<W: Write> Session<W> {
         self.search_and_reply(Mode::Move);
     }
 
-    /// Clears the stop flag, then looks at what is already queued (see module docs): a
-    /// queued interrupt (or end of input) stops the coming search at once.
+    /// Clears the stop flag (unless `END` has been read), then looks at what is already
+    /// queued (see module docs): a queued interrupt stops the coming search at once.
     fn arm_stop(&mut self) {
         let sig = &self.sig;
-        sig.stop.store(sig.closed.load(SeqCst), SeqCst);
+        sig.stop.store(sig.end_read.load(SeqCst), SeqCst);
         self.pending.extend(self.rx.try_iter());
         let queued_interrupt = self.pending.iter().any(|e| match e {
             Event::Line(l) => command::is_interrupt(l),
-            Event::Eof => true,
+            Event::Eof => false,
         });
         if queued_interrupt {
             sig.stop.store(true, SeqCst);
@@ -388,9 +417,6 @@ impl<W: Write> Session<W> {
         };
         self.arm_stop();
         let answer = self.engine.swap2(&stones, &self.sig.stop);
-        if self.sig.ended.load(SeqCst) {
-            return;
-        }
         match answer {
             Ok(a) => self.out.swap2(&a.protocol_text()),
             Err(why) => self.out.error(&why),
@@ -409,9 +435,6 @@ impl<W: Write> Session<W> {
                 Err(e) => Err(e),
             },
         };
-        if self.sig.ended.load(SeqCst) {
-            return;
-        }
         match result.and_then(|p| self.engine.play(p).map(|()| p)) {
             Ok(p) => {
                 self.out.mv(p);
@@ -526,7 +549,7 @@ impl<W: Write> Session<W> {
     /// once and is awaited here, so it cannot land in the next search.
     fn ponder(&mut self) {
         let sig = Arc::clone(&self.sig);
-        if !self.engine.options.pondering || sig.closed.load(SeqCst) || sig.ended.load(SeqCst) {
+        if !self.engine.options.pondering || sig.closed.load(SeqCst) || sig.end_read.load(SeqCst) {
             return;
         }
         sig.stop.store(false, SeqCst);
@@ -690,14 +713,68 @@ mod tests {
 
     #[test]
     fn in_process_session() {
-        let text = session("ABOUT\nSTART 15\r\nINFO rule 4\nBOARD\n7,7,2\nDONE\n");
-        let lines: Vec<&str> = text.lines().collect();
+        // End of input: the search still runs with its own limit (100 ms) and answers.
+        let text =
+            session("ABOUT\nSTART 15\r\nINFO rule 4\nINFO timeout_turn 100\nBOARD\n7,7,2\nDONE\n");
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with("MESSAGE "))
+            .collect();
         assert!(lines[0].starts_with("name=\"Lianzhu\""));
         assert_eq!(lines[1], "OK");
         assert_eq!(lines.len(), 3, "{text}");
         let (x, y) = lines[2].split_once(',').unwrap();
         let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
         assert!(x < 15 && y < 15 && (x, y) != (7, 7));
+    }
+
+    #[test]
+    fn a_huge_thread_num_is_capped() {
+        let t = Instant::now();
+        let text = session("INFO thread_num 100000\nSTART 9\nINFO timeout_turn 50\nTURN 4,4\n");
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with("MESSAGE depth"))
+            .collect();
+        assert_eq!(
+            lines[0],
+            "MESSAGE thread_num 100000 is more than 64; using 64"
+        );
+        assert_eq!(lines[1], "OK");
+        assert!(lines[2].contains(','), "{text}");
+        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn empty_block_commands_before_start_are_errors() {
+        let text =
+            session("YXBLOCK\nDONE\nYXBLOCKUNDO\nDONE\nYXBLOCKRESET\nSTART 9\nYXBLOCK\nDONE\n");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(
+            lines[..3]
+                .iter()
+                .all(|l| l.starts_with("ERROR no game started")),
+            "{text}"
+        );
+        assert_eq!(lines[3], "OK");
+    }
+
+    #[test]
+    fn extreme_time_values_still_give_moves() {
+        // The clock's arithmetic overflowed on these (a panic where overflow is checked).
+        let text = session(
+            "START 15\nINFO timeout_match 5000\nINFO time_left -9223372036854775808\n\
+             INFO timeout_turn 100\nBEGIN\nTURN 8,8\nINFO time_left 9223372036854775807\n\
+             INFO timeout_turn 9223372036854775807\nINFO max_depth 2\nTURN 9,9\n",
+        );
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with("MESSAGE "))
+            .collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert_eq!(lines[..2], ["OK", "7,7"]);
+        assert!(lines[2..].iter().all(|l| l.contains(',')), "{text}");
     }
 
     #[test]
@@ -746,7 +823,7 @@ mod tests {
         sig.stop.store(false, SeqCst);
         pipe_in.write_all(b"INFO timeout_turn 5000\nEND\n").unwrap();
         assert_eq!(line(&rx), "INFO timeout_turn 5000\n");
-        assert!(wait_for(&sig.ended));
+        assert!(wait_for(&sig.end_read));
         assert!(sig.stop.load(SeqCst));
         reader.join().unwrap();
         assert!(!sig.closed.load(SeqCst), "END is not end of input");
@@ -763,8 +840,12 @@ mod tests {
         drop(pipe_in);
         reader.join().unwrap();
         assert!(matches!(rx.recv().unwrap(), Event::Eof));
-        assert!(sig.closed.load(SeqCst) && sig.stop.load(SeqCst));
-        assert!(!sig.ended.load(SeqCst));
+        assert!(sig.closed.load(SeqCst));
+        assert!(
+            !sig.stop.load(SeqCst),
+            "end of input does not stop the searches of the commands received"
+        );
+        assert!(!sig.end_read.load(SeqCst));
     }
 
     #[test]

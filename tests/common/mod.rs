@@ -11,13 +11,18 @@
 //!   timeout so a hung engine fails a test instead of hanging it;
 //! - `rule_checks()`: the Gomocup admission checks of `gomocup-rule-checks.txt`;
 //! - `puzzles()`: the records of `vcf-puzzles.txt`;
-//! - `random_board(..)`: a random position of the property tests.
+//! - `random_board(..)`: a random position of the property tests;
+//! - `run_piped(..)`: the binary fed a whole input at once, as `printf ... | pbrain-lianzhu`
+//!   does, its output, exit status and run time collected.
 //!
 //! Not every test file uses every item, hence `dead_code` is allowed here.
 #![allow(dead_code)]
 
+mod piped;
 mod shared;
 
+#[allow(unused_imports)]
+pub use piped::{run_paced, run_piped, Piped, StdinEnd};
 pub use shared::shared_dir;
 
 use lianzhu::notation::{parse_moves, parse_pos};
