@@ -80,16 +80,22 @@ fn answers_come_in_arrival_order() {
     assert_eq!(got[9], "3,4");
 }
 
-#[test]
-fn end_during_a_search_stops_it_at_once() {
+/// A brain on a `size` board searching the position of the `BOARD` block `stones` with a
+/// 600 s turn; its first progress line has been read.
+fn searching_brain(size: usize, stones: &str) -> Brain {
     let mut b = Brain::start(LIMIT, LineCheck::Strict);
-    b.send("START 20");
+    b.send(&format!("START {size}"));
     assert_eq!(b.line(), "OK");
     b.send("INFO timeout_turn 600000");
-    b.send_raw("BOARD\n10,10,2\n11,11,1\n9,11,2\nDONE\n");
-    // The first progress line: the search runs.
+    b.send_raw(&format!("BOARD\n{stones}DONE\n"));
     let first = b.line();
     assert!(first.starts_with("MESSAGE depth "), "{first}");
+    b
+}
+
+#[test]
+fn end_during_a_search_stops_it_at_once() {
+    let mut b = searching_brain(20, "10,10,2\n11,11,1\n9,11,2\n");
     let t = Instant::now();
     b.send("END");
     let status = b.wait_exit(Duration::from_secs(10));
@@ -116,12 +122,7 @@ fn end_stops_the_searches_queued_before_it() {
 
 #[test]
 fn yxstop_during_a_search_answers_at_once_and_the_game_goes_on() {
-    let mut b = Brain::start(LIMIT, LineCheck::Strict);
-    b.send("START 15");
-    assert_eq!(b.line(), "OK");
-    b.send("INFO timeout_turn 600000");
-    b.send_raw("BOARD\n7,7,2\n8,8,1\n7,8,2\nDONE\n");
-    assert!(b.line().starts_with("MESSAGE depth "));
+    let mut b = searching_brain(15, "7,7,2\n8,8,1\n7,8,2\n");
     let t = Instant::now();
     b.send("YXSTOP");
     let m = parse_move(&b.reply()).expect("a move");

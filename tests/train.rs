@@ -184,15 +184,22 @@ fn selfplay_games_are_legal_repeatable_and_scored() {
     }
 }
 
-#[test]
-fn training_on_a_small_fixed_set_lowers_the_loss() {
-    let config = small_config(Rule::Freestyle, 1000);
+/// The positions of `games` self-play games of `rule` at 1,000 nodes a move, read with the
+/// hand-set tables (returned too).
+fn selfplay_data(rule: Rule, games: usize) -> (Dataset, Arc<EvalTables>) {
+    let config = small_config(rule, 1000);
     let mut searcher = Searcher::new(1 << 20);
-    let start = EvalSet::hand().get(Rule::Freestyle);
+    let start = EvalSet::hand().get(rule);
     let mut data = Dataset::default();
-    for n in 0..24 {
+    for n in 0..games {
         data.add_game(&play_game(&config, &mut searcher, n), &start);
     }
+    (data, start)
+}
+
+#[test]
+fn training_on_a_small_fixed_set_lowers_the_loss() {
+    let (data, start) = selfplay_data(Rule::Freestyle, 24);
     assert!(data.len() > 100, "{} positions", data.len());
     let w0 = fit::params_of(&start);
     // The starting parameters are the starting tables.
@@ -229,13 +236,7 @@ fn training_on_a_small_fixed_set_lowers_the_loss() {
 fn fitting_the_move_scores_raises_the_chosen_moves_probability() {
     use lianzhu::search::movegen::hand_policy;
     use lianzhu::train::policy::{self, PolicyOptions};
-    let config = small_config(Rule::Renju, 1000);
-    let mut searcher = Searcher::new(1 << 20);
-    let start = EvalSet::hand().get(Rule::Renju);
-    let mut data = Dataset::default();
-    for n in 0..16 {
-        data.add_game(&play_game(&config, &mut searcher, n), &start);
-    }
+    let (data, start) = selfplay_data(Rule::Renju, 16);
     let p0 = policy::params_of(&hand_policy(Rule::Renju));
     let (before, top_before) = policy::policy_loss(&data, &p0);
     let opt = PolicyOptions {

@@ -2,7 +2,7 @@
 //! role, and one tempo value per threat mask; the hand-set [`Weights`] as one such table, and
 //! learned tables read from (and written to) a small binary file.
 //!
-//! A *pcode* is the unordered multiset of a cell's four [`LinePattern`]s for one colour:
+//! A *pcode* is the unordered multiset of a cell's four line patterns ([`crate::rules::pattern::LinePattern`]) for one colour:
 //! C(12 + 3, 4) = 1365 of them, numbered densely ([`pcode_of`]). A cell's value for a colour
 //! depends on its pcode and on whether that colour is the side to move (role 0) or not
 //! (role 1). The *threat mask* ([`THREAT_MASKS`] entries) says which threat classes each side
@@ -21,8 +21,8 @@
 //! built once, immutably).
 
 use super::weights::Weights;
-use crate::rules::pattern::{CellThreat, LinePattern, THREAT_MASK};
-use crate::rules::tables::{self, COMBINE_KEYS, COMBINE_SLOTS};
+use crate::rules::pattern::{CellThreat, THREAT_MASK};
+use crate::rules::tables::{self, combo_patterns, COMBINE_KEYS, COMBINE_SLOTS};
 use crate::types::Rule;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
@@ -46,9 +46,9 @@ static PCODE: LazyLock<Box<[u16]>> = LazyLock::new(|| {
     let mut next = 0u16;
     let mut first = vec![u16::MAX; 12 * 12 * 12 * 12];
     for (key, slot) in index.iter_mut().enumerate() {
-        let mut p = [key % 12, key / 12 % 12, key / 144 % 12, key / 1728];
+        let mut p = combo_patterns(key);
         p.sort_unstable();
-        let sorted = p[0] + 12 * p[1] + 144 * p[2] + 1728 * p[3];
+        let sorted = tables::combine_key(p);
         if first[sorted] == u16::MAX {
             first[sorted] = next;
             next += 1;
@@ -69,7 +69,7 @@ pub fn pcode_of(combo: usize) -> usize {
 pub fn pcode_patterns() -> Vec<[u8; 4]> {
     let mut out = vec![[0u8; 4]; PCODES];
     for key in 0..COMBINE_KEYS {
-        let mut p = [key % 12, key / 12 % 12, key / 144 % 12, key / 1728].map(|v| v as u8);
+        let mut p = combo_patterns(key);
         p.sort_unstable();
         out[pcode_of(key)] = p;
     }
@@ -101,6 +101,13 @@ pub fn threat_mask(counts: &[[u16; 32]; 2], me: usize) -> usize {
         }
     }
     mask
+}
+
+/// The hand-set score of colour index `c` at a cell of combination key `key` under `rule`
+/// (its line scores plus its class bonus, 0 for a renju foul).
+pub fn hand_cell(rule: Rule, weights: &Weights, key: usize, c: usize) -> i32 {
+    let class = tables::table(rule).combine_keyed(key, c) & THREAT_MASK;
+    weights.cell(combo_patterns(key), class)
 }
 
 /// The tables of one rule.
@@ -173,14 +180,11 @@ impl EvalTables {
     /// its class bonus (0 for a renju foul), scaled by `own_scale` for role 0 and `opp_scale`
     /// for role 1; no tempo term; no move scores.
     pub fn from_weights(rule: Rule, weights: &Weights) -> EvalTables {
-        let table = tables::table(rule);
         let mut value = rows([[0i32; 2]; PCODES]);
         let unit = 16 / VALUE_UNIT;
         for key in 0..COMBINE_KEYS {
-            let pats = [key % 12, key / 12 % 12, key / 144 % 12, key / 1728].map(|v| v as u8);
             for (c, row) in value.iter_mut().enumerate() {
-                let class = table.combine_keyed(key, c) & THREAT_MASK;
-                let cell = weights.cell(pats, class);
+                let cell = hand_cell(rule, weights, key, c);
                 row[pcode_of(key)] =
                     [weights.own_scale, weights.opp_scale].map(|s| cell * s / unit);
             }
@@ -196,15 +200,12 @@ impl EvalTables {
         policy: Box<[[[i16; PCODES]; 2]; 2]>,
     ) -> EvalTables {
         let mut by_combo = rows([[0i16; 3]; 2]);
-        let table = tables::table(rule);
-        let weights = Weights::DEFAULT;
         let clamp = |x: i32| x.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
         for (key, slot) in by_combo.iter_mut().enumerate().take(COMBINE_KEYS) {
-            let pats = [key % 12, key / 12 % 12, key / 144 % 12, key / 1728].map(|v| v as u8);
             for (c, v) in slot.iter_mut().enumerate() {
                 let [v0, v1] = value[c][pcode_of(key)];
-                let class = table.combine_keyed(key, c) & THREAT_MASK;
-                *v = [clamp(v0), clamp(v1), clamp(weights.cell(pats, class))];
+                let order = hand_cell(rule, &Weights::DEFAULT, key, c);
+                *v = [clamp(v0), clamp(v1), clamp(order)];
             }
         }
         let has_tempo = tempo.iter().flatten().any(|&x| x != 0);
@@ -460,23 +461,5 @@ impl EvalSet {
     pub fn set(&mut self, tables: EvalTables) {
         let i = rule_index(tables.rule);
         self.per_rule[i] = Some(Arc::new(tables));
-    }
-}
-
-/// A short name of the line pattern `p` (for the trainer's reports).
-pub fn pattern_name(p: u8) -> &'static str {
-    match LinePattern::from_u8(p) {
-        LinePattern::Dead => "-",
-        LinePattern::Overline => "L",
-        LinePattern::Block1 => "B1",
-        LinePattern::Flex1 => "F1",
-        LinePattern::Block2 => "B2",
-        LinePattern::Flex2 => "F2",
-        LinePattern::Block3 => "B3",
-        LinePattern::Flex3 => "F3",
-        LinePattern::Block4 => "B4",
-        LinePattern::Flex4 => "F4",
-        LinePattern::DoubleFour => "44",
-        LinePattern::Five => "5",
     }
 }

@@ -117,6 +117,12 @@ pub fn combine_key(pats: [u8; 4]) -> usize {
     pats[0] as usize + 12 * pats[1] as usize + 144 * pats[2] as usize + 1728 * pats[3] as usize
 }
 
+/// The four pattern codes of a combination key (the inverse of [`combine_key`]).
+#[inline]
+pub fn combo_patterns(key: usize) -> [u8; 4] {
+    [key % 12, key / 12 % 12, key / 144 % 12, key / 1728 % 12].map(|v| v as u8)
+}
+
 /// Swaps black and white codes in an absolute key (empty and wall stay).
 #[inline]
 pub fn swap_colors(key: u32) -> u32 {

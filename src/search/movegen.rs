@@ -13,7 +13,7 @@
 //! total order (score, then [`Pos`]), so it is deterministic.
 
 use super::history::History;
-use crate::eval::tables::{pcode_of, PCODES};
+use crate::eval::tables::{hand_cell, pcode_of, PCODES};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::{CellThreat, MAYBE_FOUL, THREAT_MASK};
 use crate::rules::tables::{self, COMBINE_KEYS};
@@ -89,10 +89,9 @@ pub fn hand_policy(rule: Rule) -> Box<[[[i16; PCODES]; 2]; 2]> {
     let mut out = Box::new([[[0i16; PCODES]; 2]; 2]);
     let clamp = |x: i32| x.clamp(-30_000, 30_000) as i16;
     for key in 0..COMBINE_KEYS {
-        let pats = [key % 12, key / 12 % 12, key / 144 % 12, key / 1728].map(|v| v as u8);
         for (c, parts) in out.iter_mut().enumerate() {
             let class = table.combine_keyed(key, c) & THREAT_MASK;
-            let cell = weights.cell(pats, class);
+            let cell = hand_cell(rule, &weights, key, c);
             let k = pcode_of(key);
             parts[0][k] = clamp(ATTACK[usize::from(class) % CellThreat::COUNT] + cell);
             parts[1][k] = clamp(DEFEND[usize::from(class) % CellThreat::COUNT] + cell / 2);

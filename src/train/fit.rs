@@ -21,6 +21,7 @@
 //! more than Adam's step noise; no global state.
 
 use super::data::{Game, Score};
+use super::{sum_gradients, Adam};
 use crate::eval::tables::{EvalTables, PCODES, THREAT_MASKS, VALUE_UNIT};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
@@ -111,6 +112,7 @@ impl Dataset {
     pub fn add_game_with(&mut self, game: &Game, tables: &Arc<EvalTables>, unscored: bool) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
+            self.cand_offsets.push(0);
         }
         let Ok(board) = Board::square(game.size) else {
             return;
@@ -172,9 +174,6 @@ impl Dataset {
             self.block.truncate(start);
             return;
         };
-        if self.cand_offsets.is_empty() {
-            self.cand_offsets.push(start as u32);
-        }
         self.cand_offsets.push(self.own.len() as u32);
         self.chosen.push(chosen as u32);
         for &p in eb.playable() {
@@ -350,9 +349,7 @@ pub fn fit(
     on: &mut dyn FnMut(FitReport),
 ) -> Vec<f32> {
     let mut w = w0.to_vec();
-    let (mut m, mut v) = (vec![0f32; PARAMS], vec![0f32; PARAMS]);
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-    let n = train.len().max(1) as f32;
+    let mut adam = Adam::new(PARAMS);
     let k = opt.scale;
     for epoch in 0..opt.epochs {
         if every > 0 && epoch % every == 0 {
@@ -362,37 +359,14 @@ pub fn fit(
                 held_out: loss(held_out, &w, k, opt.lambda),
             });
         }
-        let chunk = train.len().div_ceil(8).max(1);
-        let grad = (0..train.len())
-            .into_par_iter()
-            .chunks(chunk)
-            .map(|ids| {
-                let mut g = vec![0f32; PARAMS];
-                for i in ids {
-                    let err =
-                        (sigmoid(eval(train, &w, i) / k) - target(train, i, k, opt.lambda)) / k;
-                    for (j, c) in train.features(i) {
-                        g[j] += err * c;
-                    }
-                }
-                g
-            })
-            .reduce(
-                || vec![0f32; PARAMS],
-                |mut a, b| {
-                    a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-                    a
-                },
-            );
-        let t = (epoch + 1) as i32;
-        for j in 0..PARAMS {
-            let g = grad[j] / n + 2.0 * opt.l2 * (w[j] - w0[j]);
-            m[j] = b1 * m[j] + (1.0 - b1) * g;
-            v[j] = b2 * v[j] + (1.0 - b2) * g * g;
-            let mh = m[j] / (1.0 - b1.powi(t));
-            let vh = v[j] / (1.0 - b2.powi(t));
-            w[j] -= opt.lr * mh / (vh.sqrt() + eps);
-        }
+        let grad = sum_gradients(train.len(), PARAMS, |i, g| {
+            let err = (sigmoid(eval(train, &w, i) / k) - target(train, i, k, opt.lambda)) / k;
+            for (j, c) in train.features(i) {
+                g[j] += err * c;
+            }
+        });
+        let n = train.len().max(1) as f32;
+        adam.step(&mut w, &grad, n, w0, opt.l2, opt.lr);
     }
     on(FitReport {
         epoch: opt.epochs,

@@ -32,6 +32,72 @@ pub fn eval_set(specs: &[String], on_error: &mut dyn FnMut(String)) -> EvalSet {
     set
 }
 
+/// Adam's moment estimates for full-batch steps on a parameter vector.
+pub(crate) struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: i32,
+}
+
+impl Adam {
+    /// Fresh estimates for `n` parameters.
+    pub(crate) fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            t: 0,
+        }
+    }
+
+    /// One step of size `lr` on `w` down the gradient `grad / n` plus `2 * l2 * (w - w0)`.
+    pub(crate) fn step(
+        &mut self,
+        w: &mut [f32],
+        grad: &[f32],
+        n: f32,
+        w0: &[f32],
+        l2: f32,
+        lr: f32,
+    ) {
+        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        self.t += 1;
+        let (c1, c2) = (1.0 - b1.powi(self.t), 1.0 - b2.powi(self.t));
+        for j in 0..w.len() {
+            let g = grad[j] / n + 2.0 * l2 * (w[j] - w0[j]);
+            self.m[j] = b1 * self.m[j] + (1.0 - b1) * g;
+            self.v[j] = b2 * self.v[j] + (1.0 - b2) * g * g;
+            w[j] -= lr * (self.m[j] / c1) / ((self.v[j] / c2).sqrt() + eps);
+        }
+    }
+}
+
+/// The sum over items `0..n` of the gradients that `add(i, g)` adds into `g` (`params`
+/// long), computed in 8 parallel chunks.
+pub(crate) fn sum_gradients(
+    n: usize,
+    params: usize,
+    add: impl Fn(usize, &mut [f32]) + Sync,
+) -> Vec<f32> {
+    use rayon::prelude::*;
+    (0..n)
+        .into_par_iter()
+        .chunks(n.div_ceil(8).max(1))
+        .map(|ids| {
+            let mut g = vec![0f32; params];
+            for i in ids {
+                add(i, &mut g);
+            }
+            g
+        })
+        .reduce(
+            || vec![0f32; params],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
+}
+
 /// A small deterministic random generator (SplitMix64) for the self-play choices.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);

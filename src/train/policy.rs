@@ -10,6 +10,7 @@
 //! Invariants: the parameter layout is the file's, `[colour][part][pcode]`; no global state.
 
 use super::fit::Dataset;
+use super::{sum_gradients, Adam};
 use crate::eval::tables::PCODES;
 use rayon::prelude::*;
 
@@ -104,48 +105,24 @@ pub fn fit_policy(
     on: &mut dyn FnMut(usize, (f64, f64), (f64, f64)),
 ) -> Vec<f32> {
     let mut w = w0.to_vec();
-    let (mut m, mut v) = (vec![0f32; POLICY_PARAMS], vec![0f32; POLICY_PARAMS]);
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut adam = Adam::new(POLICY_PARAMS);
     let n = train.chosen.len();
     for epoch in 0..opt.epochs {
         if every > 0 && epoch % every == 0 {
             on(epoch, policy_loss(train, &w), policy_loss(held_out, &w));
         }
-        let chunk = n.div_ceil(8).max(1);
-        let grad = (0..n)
-            .into_par_iter()
-            .chunks(chunk)
-            .map(|ids| {
-                let mut g = vec![0f32; POLICY_PARAMS];
-                let mut z = Vec::new();
-                for i in ids {
-                    logits(train, &w, i, &mut z);
-                    softmax(&mut z);
-                    z[train.chosen[i] as usize] -= 1.0;
-                    let a = train.cand_offsets[i] as usize;
-                    for (j, &d) in z.iter().enumerate() {
-                        g[train.own[a + j] as usize] += d / POLICY_T;
-                        g[train.block[a + j] as usize] += d / POLICY_T;
-                    }
-                }
-                g
-            })
-            .reduce(
-                || vec![0f32; POLICY_PARAMS],
-                |mut a, b| {
-                    a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-                    a
-                },
-            );
-        let t = (epoch + 1) as i32;
-        for j in 0..POLICY_PARAMS {
-            let g = grad[j] / n.max(1) as f32 + 2.0 * opt.l2 * (w[j] - w0[j]);
-            m[j] = b1 * m[j] + (1.0 - b1) * g;
-            v[j] = b2 * v[j] + (1.0 - b2) * g * g;
-            let mh = m[j] / (1.0 - b1.powi(t));
-            let vh = v[j] / (1.0 - b2.powi(t));
-            w[j] -= opt.lr * mh / (vh.sqrt() + eps);
-        }
+        let grad = sum_gradients(n, POLICY_PARAMS, |i, g| {
+            let mut z = Vec::new();
+            logits(train, &w, i, &mut z);
+            softmax(&mut z);
+            z[train.chosen[i] as usize] -= 1.0;
+            let a = train.cand_offsets[i] as usize;
+            for (j, &d) in z.iter().enumerate() {
+                g[train.own[a + j] as usize] += d / POLICY_T;
+                g[train.block[a + j] as usize] += d / POLICY_T;
+            }
+        });
+        adam.step(&mut w, &grad, n.max(1) as f32, w0, opt.l2, opt.lr);
     }
     on(
         opt.epochs,
