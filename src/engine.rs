@@ -119,6 +119,8 @@ impl From<BoardError> for EngineError {
 pub struct ThinkReport {
     /// Completed depth.
     pub depth: u32,
+    /// The deepest ply a node of the iteration's search reached (quiescence included).
+    pub seldepth: u32,
     /// Score from the side to move's view (centipawn-like units).
     pub score: i32,
     /// Nodes searched so far.
@@ -138,6 +140,8 @@ pub struct Line {
     pub score: i32,
     /// Deepest completed depth of its search (0 for a move chosen without search).
     pub depth: i32,
+    /// The deepest ply a node of that iteration reached (0 without search).
+    pub seldepth: i32,
     /// Nodes of its search.
     pub nodes: u64,
     /// Milliseconds its search took.
@@ -149,7 +153,7 @@ pub struct Line {
 /// What [`Engine::think_nbest`] reports while it runs, each with the index of the line.
 #[derive(Clone, Copy, Debug)]
 pub enum ThinkEvent<'a> {
-    /// A completed iteration of the line's search (rate-limited by the search).
+    /// A completed iteration of the line's search (every one).
     Iteration(&'a ThinkReport),
     /// What the root search does with a root move (every root move of every iteration).
     Root(&'a RootReport),
@@ -195,6 +199,7 @@ pub fn score_text(score: i32) -> String {
 fn to_report(r: &search::Report) -> ThinkReport {
     ThinkReport {
         depth: r.depth,
+        seldepth: r.seldepth,
         score: r.score,
         nodes: r.nodes,
         time_ms: r.time_ms,
@@ -207,6 +212,7 @@ fn to_line(r: &search::SearchResult) -> Line {
         mv: r.best,
         score: r.score,
         depth: r.depth,
+        seldepth: r.seldepth,
         nodes: r.nodes,
         time_ms: r.time_ms,
         pv: r.pv.clone(),
@@ -451,6 +457,7 @@ impl Engine {
                 mv: p,
                 score: 0,
                 depth: 0,
+                seldepth: 0,
                 nodes: 0,
                 time_ms: 0,
                 pv: vec![p],

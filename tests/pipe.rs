@@ -147,13 +147,17 @@ fn end_of_input_searches_within_the_normal_limits() {
     assert_ne!(m, (7, 7));
     // A real search: iterations beyond the first, and most of the turn used (not a move at
     // once), but within the turn and a grace.
-    let deepest = lines
+    let depths: Vec<u32> = lines
         .iter()
         .filter_map(|l| l.strip_prefix("MESSAGE depth "))
-        .filter_map(|r| r.split(' ').next()?.parse::<u32>().ok())
-        .max()
-        .unwrap_or(0);
+        .filter_map(|r| r.split(['-', ' ']).next()?.parse().ok())
+        .collect();
+    let deepest = depths.last().copied().unwrap_or(0);
     assert!(deepest >= 4, "no real search: {lines:?}");
+    // One progress line per finished iteration, in order (a 1 s search stays within the
+    // burst of the line budget).
+    assert!(deepest <= lianzhu::protocol::REPORT_BURST, "{lines:?}");
+    assert_eq!(depths, (1..=deepest).collect::<Vec<_>>(), "{lines:?}");
     assert!(
         run.elapsed >= Duration::from_millis(300) && run.elapsed < Duration::from_millis(1500),
         "{:?}",

@@ -487,12 +487,11 @@ fn session_through_pipes() {
     };
     if field("name").as_deref() != Some("Lianzhu")
         || field("version").as_deref() != Some(env!("CARGO_PKG_VERSION"))
-        || ["author", "country", "www", "email"]
-            .iter()
-            .any(|k| field(k).is_none())
+        || field("author").is_none()
+        || fields.len() != 3
     {
         brain.fail(&format!(
-            "ABOUT must give name=\"Lianzhu\", version=\"{}\", author, country, www, email",
+            "ABOUT must give exactly name=\"Lianzhu\", version=\"{}\" and author",
             env!("CARGO_PKG_VERSION")
         ));
     }

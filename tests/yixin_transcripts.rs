@@ -88,24 +88,48 @@ fn is_info(line: &str) -> bool {
     }
 }
 
-/// A search-progress MESSAGE: `MESSAGE depth D [multipv i] ev V winrate W% n N n/ms S tm T
-/// pv ...`, or a line summary `MESSAGE line i/n: move m depth D ev V winrate W% ...`.
+/// A search-progress MESSAGE, field by field as Rapfi writes it and clients read it:
+/// `MESSAGE depth D-S [multipv i] ev V n N n/ms R tm T pv m1 m2 ...` (PV moves as `h8`).
+#[derive(Debug)]
+struct Progress {
+    depth: u64,
+    multipv: Option<usize>,
+    pv: Vec<(i64, i64)>,
+}
+
+/// `h8` -> `(7, 7)`.
+fn parse_algebraic(m: &str) -> Option<(i64, i64)> {
+    let col = m.bytes().next().filter(u8::is_ascii_lowercase)?;
+    let row: i64 = m.get(1..).filter(|r| is_number(r))?.parse().ok()?;
+    (row >= 1).then(|| (i64::from(col - b'a'), row - 1))
+}
+
+fn parse_progress(line: &str) -> Option<Progress> {
+    let mut w = line.strip_prefix("MESSAGE depth ")?.split(' ');
+    let (d, s) = w.next()?.split_once('-')?;
+    let (depth, seldepth): (u64, u64) = (d.parse().ok()?, s.parse().ok()?);
+    let mut key = w.next()?;
+    let mut multipv = None;
+    if key == "multipv" {
+        multipv = Some(w.next()?.parse().ok()?);
+        key = w.next()?;
+    }
+    let ev = w.next().filter(|v| key == "ev" && is_eval(v));
+    for k in ["n", "n/ms", "tm"] {
+        (w.next() == Some(k)).then_some(())?;
+        w.next().filter(|v| is_number(v))?;
+    }
+    (ev.is_some() && w.next() == Some("pv") && seldepth >= depth).then_some(())?;
+    let pv: Option<Vec<_>> = w.map(parse_algebraic).collect();
+    Some(Progress {
+        depth,
+        multipv,
+        pv: pv.filter(|pv| !pv.is_empty())?,
+    })
+}
+
 fn is_progress(line: &str) -> bool {
-    let Some(rest) = line.strip_prefix("MESSAGE ") else {
-        return false;
-    };
-    let words: Vec<&str> = rest.split(' ').collect();
-    let ev = words.iter().position(|w| *w == "ev");
-    let ok_ev = ev.is_some_and(|i| {
-        words.get(i + 1).is_some_and(|v| is_eval(v))
-            && words.get(i + 2) == Some(&"winrate")
-            && words.get(i + 3).is_some_and(|w| {
-                w.strip_suffix('%')
-                    .and_then(|p| p.parse::<f64>().ok())
-                    .is_some_and(|p| (0.0..=100.0).contains(&p))
-            })
-    });
-    (words[0] == "depth" || words[0] == "line") && ok_ev
+    parse_progress(line).is_some()
 }
 
 /// Everything up to and including the move; every line is checked against the formats
@@ -292,16 +316,16 @@ fn yxnbest_reports_n_distinct_lines_and_plays_the_first() {
         assert!(!taken.contains(f) && f.0 < 15 && f.1 < 15, "{f:?}");
     }
     assert_eq!(m, firsts[0], "the answer is the first line's move");
-    let summaries: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("MESSAGE line "))
-        .collect();
-    assert_eq!(summaries.len(), 3, "{summaries:?}");
-    for (i, s) in summaries.iter().enumerate() {
-        assert!(
-            s.starts_with(&format!("MESSAGE line {}/3: move ", i + 1)),
-            "{s}"
-        );
+    // Progress lines come line by line (multipv 1, 2, 3), and the last of each line is its
+    // result: the move of its last record.
+    let progress: Vec<Progress> = lines.iter().filter_map(|l| parse_progress(l)).collect();
+    let order: Vec<usize> = progress.iter().map(|p| p.multipv.unwrap()).collect();
+    assert!(order.windows(2).all(|w| w[0] <= w[1]), "{order:?}");
+    for (i, first) in firsts.iter().enumerate() {
+        let result = progress.iter().rfind(|p| p.multipv == Some(i + 1));
+        let result = result.expect("a progress line for every line");
+        assert_eq!(result.pv[0], *first, "{result:?}");
+        assert!(result.depth >= 1, "{result:?}");
     }
     // Realtime lines name empty points.
     for l in lines.iter().filter(|l| l.starts_with("MESSAGE REALTIME ")) {
@@ -489,14 +513,13 @@ fn yxstop_ends_yxnbest_with_the_first_line() {
         t.elapsed()
     );
     assert!(!occupied(&MIDGAME).contains(&m));
-    let summaries = lines
-        .iter()
-        .filter(|l| l.starts_with("MESSAGE line "))
-        .count();
-    assert_eq!(
-        summaries, 1,
+    // The analysis ends after the stopped line: only multipv 1, ending with its result.
+    let progress: Vec<Progress> = lines.iter().filter_map(|l| parse_progress(l)).collect();
+    assert!(
+        progress.iter().all(|p| p.multipv == Some(1)),
         "the analysis ends after the stopped line: {lines:?}"
     );
+    assert_eq!(progress.last().map(|p| p.pv[0]), Some(m), "{lines:?}");
     assert_quiet(&mut b);
 }
 

@@ -46,8 +46,13 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Least time between two search progress `MESSAGE` lines.
-pub const REPORT_INTERVAL: Duration = Duration::from_millis(250);
+/// Progress `MESSAGE` lines a command may send at once: one per finished iteration of an
+/// ordinary search (a 1 s search finishes about 12 to 16), so the budget only bites when
+/// iterations come faster than a reader can follow (e.g. cheap iterations after a found win).
+pub const REPORT_BURST: u32 = 20;
+/// Progress lines the budget regains per second: any window of t seconds holds at most
+/// `REPORT_BURST + REPORT_PER_SECOND * t` lines, so a long search never floods a log.
+pub const REPORT_PER_SECOND: u32 = 4;
 /// After `END`, the reader ends the process if the main thread has finished no input line
 /// for this long: every search stops at once after `END`, so only a stuck thread (or a
 /// machine too loaded to run it) takes longer; managers kill a brain 0.5 to 0.7 s after `END`.
@@ -444,23 +449,28 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// One move: progress as `MESSAGE` lines (and, if asked, a detail record per iteration
-    /// and realtime lines).
+    /// One move: a progress `MESSAGE` line per finished iteration within the
+    /// [`LineBudget`], then one for the search's result unless the last line shown already
+    /// was it (same depth and PV), so the last line always names the move played (and, if
+    /// asked, a detail record with each line and realtime lines).
     fn search_one(&mut self) -> Result<Pos, EngineError> {
         let (out, sig) = (&mut self.out, &self.sig);
-        let mut limit = RateLimit::new(REPORT_INTERVAL);
         let started = Instant::now();
+        let mut budget = LineBudget::new(REPORT_BURST, REPORT_PER_SECOND, started);
+        let mut shown: Option<(u32, Vec<Pos>)> = None;
         let mut last: Option<Line> = None;
         let lines = self
             .engine
             .think_nbest(1, &sig.stop, &mut |_, event| match event {
                 ThinkEvent::Iteration(r) => {
-                    if limit.ready(Instant::now()) {
+                    if budget.take(Instant::now()) {
+                        shown = Some((r.depth, r.pv.clone()));
                         out.report(r, None);
                         out.record(&Record {
                             index: 0,
                             count: 1,
                             depth: r.depth,
+                            seldepth: r.seldepth,
                             score: r.score,
                             nodes: r.nodes,
                             total_nodes: r.nodes,
@@ -470,13 +480,21 @@ impl<W: Write> Session<W> {
                     }
                 }
                 ThinkEvent::Root(r) => realtime(out, r),
-                ThinkEvent::Line(l) => last = Some(l.clone()),
+                ThinkEvent::Line(l) => {
+                    // A line decided before the search (depth 0) has no progress line.
+                    let depth = l.depth.max(0) as u32;
+                    if depth > 0 && shown.as_ref() != Some(&(depth, l.pv.clone())) {
+                        out.line_result(l, None);
+                    }
+                    last = Some(l.clone());
+                }
             });
         if let Some(l) = &last {
             self.out.record(&Record {
                 index: 0,
                 count: 1,
                 depth: l.depth.max(0) as u32,
+                seldepth: l.seldepth.max(0) as u32,
                 score: l.score,
                 nodes: l.nodes,
                 total_nodes: l.nodes,
@@ -487,8 +505,9 @@ impl<W: Write> Session<W> {
         lines.map(|ls| ls[0].mv)
     }
 
-    /// The `n` best moves: per line, progress `MESSAGE` lines with `multipv`, a summary
-    /// `MESSAGE`, and (if asked) detail records and, for the first line, realtime lines.
+    /// The `n` best moves: per line, progress `MESSAGE` lines with `multipv` (one per
+    /// iteration within one [`LineBudget`] for the whole command), one more for the line's
+    /// result, and (if asked) detail records and, for the first line, realtime lines.
     fn search_lines(&mut self, n: usize) -> Result<Pos, EngineError> {
         let (out, sig) = (&mut self.out, &self.sig);
         let blocked = self.engine.blocked();
@@ -498,19 +517,20 @@ impl<W: Write> Session<W> {
                 .count()
         });
         let count = n.clamp(1, legal.max(1));
-        let mut limit = RateLimit::new(REPORT_INTERVAL);
         let started = Instant::now();
+        let mut budget = LineBudget::new(REPORT_BURST, REPORT_PER_SECOND, started);
         let mut done_nodes = 0u64;
         let lines = self
             .engine
             .think_nbest(count, &sig.stop, &mut |i, event| match event {
                 ThinkEvent::Iteration(r) => {
-                    if limit.ready(Instant::now()) {
+                    if budget.take(Instant::now()) {
                         out.report(r, Some(i + 1));
                         out.record(&Record {
                             index: i,
                             count,
                             depth: r.depth,
+                            seldepth: r.seldepth,
                             score: r.score,
                             nodes: r.nodes,
                             total_nodes: done_nodes + r.nodes,
@@ -523,11 +543,12 @@ impl<W: Write> Session<W> {
                 ThinkEvent::Root(_) => {}
                 ThinkEvent::Line(l) => {
                     done_nodes += l.nodes;
-                    out.line_summary(i, count, l);
+                    out.line_result(l, Some(i + 1));
                     out.record(&Record {
                         index: i,
                         count,
                         depth: l.depth.max(0) as u32,
+                        seldepth: l.seldepth.max(0) as u32,
                         score: l.score,
                         nodes: l.nodes,
                         total_nodes: done_nodes,
@@ -587,32 +608,39 @@ fn realtime<W: Write>(out: &mut Output<W>, r: &crate::search::RootReport) {
     }
 }
 
-/// Lets an event through at most once per interval (the first one always).
+/// A token bucket for output lines: it starts with `burst` lines and regains `per_second`
+/// lines a second up to `burst`, so any window of t seconds lets at most
+/// `burst + per_second * t` lines through.
 #[derive(Debug)]
-pub struct RateLimit {
-    interval: Duration,
-    last: Option<Instant>,
+pub struct LineBudget {
+    burst: f64,
+    per_second: f64,
+    tokens: f64,
+    last: Instant,
 }
 
-impl RateLimit {
-    /// A limiter that has let nothing through yet.
-    pub fn new(interval: Duration) -> Self {
-        RateLimit {
-            interval,
-            last: None,
+impl LineBudget {
+    /// A full bucket at `now`.
+    pub fn new(burst: u32, per_second: u32, now: Instant) -> Self {
+        LineBudget {
+            burst: f64::from(burst),
+            per_second: f64::from(per_second),
+            tokens: f64::from(burst),
+            last: now,
         }
     }
 
-    /// True (and the clock restarts) if at least the interval has passed since the last event
-    /// let through, or none was.
-    pub fn ready(&mut self, now: Instant) -> bool {
-        let ok = self
-            .last
-            .is_none_or(|t| now.saturating_duration_since(t) >= self.interval);
-        if ok {
-            self.last = Some(now);
+    /// True (and one line is spent) if a line fits the budget at `now`.
+    pub fn take(&mut self, now: Instant) -> bool {
+        let gained = now.saturating_duration_since(self.last).as_secs_f64() * self.per_second;
+        self.tokens = (self.tokens + gained).min(self.burst);
+        self.last = self.last.max(now);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
         }
-        ok
     }
 }
 
@@ -778,14 +806,19 @@ mod tests {
     }
 
     #[test]
-    fn rate_limit_lets_a_few_lines_a_second_through() {
+    fn line_budget_lets_a_burst_then_a_few_lines_a_second_through() {
         let t0 = Instant::now();
-        let mut limit = RateLimit::new(Duration::from_millis(250));
-        let passed = (0..100)
-            .filter(|i| limit.ready(t0 + Duration::from_millis(10 * i)))
-            .count();
-        // 0..990 ms: at 0, 250, 500, 750.
-        assert_eq!(passed, 4);
+        let ms = |m: u64| t0 + Duration::from_millis(m);
+        let mut budget = LineBudget::new(20, 4, t0);
+        // A burst at once: exactly 20 lines.
+        assert_eq!((0..100).filter(|_| budget.take(t0)).count(), 20);
+        // Then one line per 250 ms: attempts every millisecond for 1.1 s give 4.
+        assert_eq!((1..=1100).filter(|&i| budget.take(ms(i))).count(), 4);
+        // A quiet minute refills the bucket to the burst, not beyond.
+        let later = 61_000;
+        assert_eq!((0..100).filter(|_| budget.take(ms(later))).count(), 20);
+        // One line every 300 ms (slower than the refill) always passes.
+        assert!((1..=50).all(|i| budget.take(ms(later + 300 * i))));
     }
 
     fn wait_for(flag: &AtomicBool) -> bool {

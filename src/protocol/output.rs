@@ -24,14 +24,13 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// The `ABOUT` fields (values must not contain `,`, `=` or `"`).
-pub const ABOUT_FIELDS: [(&str, &str); 6] = [
+/// The `ABOUT` fields (values must not contain `,`, `=` or `"`). Only the fields we have a
+/// real value for: Piskvork's tournament table shows `country`, `www` and `email` as given,
+/// so a placeholder would be printed there as if it were a value.
+pub const ABOUT_FIELDS: [(&str, &str); 3] = [
     ("name", "Lianzhu"),
     ("version", env!("CARGO_PKG_VERSION")),
     ("author", "Lianzhu developers"),
-    ("country", "unknown"),
-    ("www", "none"),
-    ("email", "none"),
 ];
 
 /// Writes protocol lines to `W` (stdout in the binary, a buffer in tests).
@@ -61,6 +60,25 @@ pub enum Realtime {
     Refresh,
 }
 
+/// What a progress line shows.
+struct Progress<'a> {
+    depth: u32,
+    seldepth: u32,
+    score: i32,
+    nodes: u64,
+    time_ms: u64,
+    pv: &'a [Pos],
+}
+
+impl Progress<'_> {
+    /// The selective depth shown: the deepest ply the search reached, and at least the depth
+    /// and the length of the PV (a line decided before the search, e.g. a win the threat
+    /// solver found, has depth 0 and its PV as the selective depth).
+    fn seldepth(&self) -> usize {
+        (self.seldepth.max(self.depth) as usize).max(self.pv.len())
+    }
+}
+
 /// One `INFO` detail record: line `index` of `count`, with the totals of the whole command.
 #[derive(Clone, Copy, Debug)]
 pub struct Record<'a> {
@@ -70,6 +88,8 @@ pub struct Record<'a> {
     pub count: usize,
     /// The line's depth.
     pub depth: u32,
+    /// The deepest ply its search reached.
+    pub seldepth: u32,
     /// The line's score.
     pub score: i32,
     /// The line's nodes.
@@ -188,38 +208,56 @@ impl<W: Write> Output<W> {
         self.line(&format!("FORBID {list}."));
     }
 
-    /// A search progress line: `MESSAGE depth D ev V winrate W% n N n/ms S tm T pv h8 i9`,
-    /// with `multipv i` (1-based) after the depth for a line of a multi-move analysis. V is
-    /// the score, or `+M<n>`/`-M<n>` for a win/loss in n plies.
+    /// A search progress line for a finished iteration, in the form of Rapfi's "ucilike"
+    /// mode, which clients (pygomo-lib, GomocupJudge) parse field by field:
+    /// `MESSAGE depth D-S ev V n N n/ms R tm T pv h8 i9`, with `multipv i` (1-based) after
+    /// `D-S` for a line of a multi-move analysis. S is the selective depth (see
+    /// [`Progress::seldepth`]); V the score, or `+M<n>`/`-M<n>` for a win/loss in n plies.
+    /// Nothing may follow the PV (clients read every word after `pv` as a move) and nothing
+    /// may stand between the fields, so the win rate is not here (it is in the `INFO WINRATE`
+    /// detail record).
     pub fn report(&mut self, r: &ThinkReport, multipv: Option<usize>) {
-        let speed = r.nodes / r.time_ms.max(1);
-        let pv: Vec<String> = r.pv.iter().map(|&p| format_pos(p)).collect();
-        let multipv = multipv.map_or(String::new(), |i| format!(" multipv {i}"));
-        self.message(&format!(
-            "depth {}{multipv} ev {} winrate {:.1}% n {} n/ms {} tm {} pv {}",
-            r.depth,
-            score_text(r.score),
-            win_rate(r.score) * 100.0,
-            r.nodes,
-            speed,
-            r.time_ms,
-            pv.join(" ")
-        ));
+        self.progress(
+            &Progress {
+                depth: r.depth,
+                seldepth: r.seldepth,
+                score: r.score,
+                nodes: r.nodes,
+                time_ms: r.time_ms,
+                pv: &r.pv,
+            },
+            multipv,
+        );
     }
 
-    /// The summary of a finished line of a multi-move analysis: `MESSAGE line i/n: move h8
-    /// depth D ev V winrate W% n N tm T pv h8 i9` (i 1-based).
-    pub fn line_summary(&mut self, index: usize, count: usize, l: &Line) {
-        let pv: Vec<String> = l.pv.iter().map(|&p| format_pos(p)).collect();
+    /// The result of a finished search (a line of a multi-move analysis with its `multipv`):
+    /// a progress line (as [`Output::report`]) for its final depth, score and PV, with the
+    /// nodes and time of the whole search.
+    pub fn line_result(&mut self, l: &Line, multipv: Option<usize>) {
+        self.progress(
+            &Progress {
+                depth: l.depth.max(0) as u32,
+                seldepth: l.seldepth.max(0) as u32,
+                score: l.score,
+                nodes: l.nodes,
+                time_ms: l.time_ms,
+                pv: &l.pv,
+            },
+            multipv,
+        );
+    }
+
+    fn progress(&mut self, p: &Progress<'_>, multipv: Option<usize>) {
+        let pv: Vec<String> = p.pv.iter().map(|&m| format_pos(m)).collect();
+        let multipv = multipv.map_or(String::new(), |i| format!(" multipv {i}"));
         self.message(&format!(
-            "line {}/{count}: move {} depth {} ev {} winrate {:.1}% n {} tm {} pv {}",
-            index + 1,
-            format_pos(l.mv),
-            l.depth,
-            score_text(l.score),
-            win_rate(l.score) * 100.0,
-            l.nodes,
-            l.time_ms,
+            "depth {}-{}{multipv} ev {} n {} n/ms {} tm {} pv {}",
+            p.depth,
+            p.seldepth(),
+            score_text(p.score),
+            p.nodes,
+            p.nodes / p.time_ms.max(1),
+            p.time_ms,
             pv.join(" ")
         ));
     }
@@ -252,13 +290,21 @@ impl<W: Write> Output<W> {
     /// A detail record, only with [`SHOW_INFO`]: `INFO PV i`, `INFO NUMPV n`, `INFO DEPTH d`,
     /// `INFO SELDEPTH s`, `INFO NODES n`, `INFO TOTALNODES n`, `INFO TOTALTIME ms`,
     /// `INFO SPEED nodes/s`, `INFO EVAL v`, `INFO WINRATE 0.xxxx`, `INFO BESTLINE x,y x,y ...`
-    /// (raw protocol coordinates), `INFO PV DONE`. SELDEPTH is the longer of the depth and
-    /// the principal variation (we do not count a selective depth).
+    /// (raw protocol coordinates), `INFO PV DONE`. SELDEPTH is the selective depth of the
+    /// progress line (the deepest ply, at least the depth and the PV's length).
     pub fn record(&mut self, r: &Record<'_>) {
         if !self.shows(SHOW_INFO) {
             return;
         }
-        let seldepth = (r.depth as usize).max(r.pv.len());
+        let seldepth = Progress {
+            depth: r.depth,
+            seldepth: r.seldepth,
+            score: r.score,
+            nodes: r.nodes,
+            time_ms: r.total_ms,
+            pv: r.pv,
+        }
+        .seldepth();
         let speed = r.total_nodes.saturating_mul(1000) / r.total_ms.max(1);
         let line: Vec<String> =
             r.pv.iter()
@@ -315,7 +361,13 @@ mod tests {
     #[test]
     fn about_values_are_clean() {
         let line = capture(|o| o.about());
-        assert!(line.starts_with("name=\"Lianzhu\", version=\""));
+        assert_eq!(
+            line,
+            format!(
+                "name=\"Lianzhu\", version=\"{}\", author=\"Lianzhu developers\"\n",
+                env!("CARGO_PKG_VERSION")
+            )
+        );
         for (_, v) in ABOUT_FIELDS {
             assert!(!v.contains([',', '=', '"']), "{v}");
         }
@@ -325,22 +377,63 @@ mod tests {
     fn report_line() {
         let mut r = ThinkReport {
             depth: 3,
-            score: 0,
+            seldepth: 7,
+            score: -35,
             nodes: 5000,
             time_ms: 10,
             pv: vec![Pos::new(7, 7), Pos::new(8, 8)],
         };
         assert_eq!(
             capture(|o| o.report(&r, None)),
-            "MESSAGE depth 3 ev 0 winrate 50.0% n 5000 n/ms 500 tm 10 pv h8 i9\n"
+            "MESSAGE depth 3-7 ev -35 n 5000 n/ms 500 tm 10 pv h8 i9\n"
         );
         r.score = crate::search::params::MATE - 7;
         assert_eq!(
             capture(|o| o.report(&r, Some(2))),
-            "MESSAGE depth 3 multipv 2 ev +M7 winrate 100.0% n 5000 n/ms 500 tm 10 pv h8 i9\n"
+            "MESSAGE depth 3-7 multipv 2 ev +M7 n 5000 n/ms 500 tm 10 pv h8 i9\n"
         );
         r.score = -crate::search::params::MATE + 4;
-        assert!(capture(|o| o.report(&r, None)).contains(" ev -M4 winrate 0.0% "));
+        r.time_ms = 0;
+        assert_eq!(
+            capture(|o| o.report(&r, None)),
+            "MESSAGE depth 3-7 ev -M4 n 5000 n/ms 5000 tm 0 pv h8 i9\n"
+        );
+        // The selective depth is at least the depth and the PV's length.
+        r.seldepth = 0;
+        assert!(capture(|o| o.report(&r, None)).starts_with("MESSAGE depth 3-3 ev "));
+        r.pv = vec![Pos::new(0, 0); 5];
+        assert!(capture(|o| o.report(&r, None)).starts_with("MESSAGE depth 3-5 ev "));
+    }
+
+    #[test]
+    fn line_result_is_a_progress_line() {
+        let l = Line {
+            mv: Pos::new(7, 9),
+            score: -283,
+            depth: 9,
+            seldepth: 17,
+            nodes: 38266,
+            time_ms: 175,
+            pv: vec![Pos::new(7, 9), Pos::new(8, 7)],
+        };
+        assert_eq!(
+            capture(|o| o.line_result(&l, Some(1))),
+            "MESSAGE depth 9-17 multipv 1 ev -283 n 38266 n/ms 218 tm 175 pv h10 i8\n"
+        );
+        // A move chosen before the search (the first stone, a found five): depth 0.
+        let first = Line {
+            mv: Pos::new(7, 7),
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time_ms: 0,
+            pv: vec![Pos::new(7, 7)],
+        };
+        assert_eq!(
+            capture(|o| o.line_result(&first, Some(3))),
+            "MESSAGE depth 0-1 multipv 3 ev 0 n 0 n/ms 0 tm 0 pv h8\n"
+        );
     }
 
     #[test]
@@ -350,6 +443,7 @@ mod tests {
             index: 1,
             count: 3,
             depth: 9,
+            seldepth: 13,
             score: 250,
             nodes: 1000,
             total_nodes: 3000,
@@ -379,7 +473,7 @@ mod tests {
         });
         assert_eq!(
             detail,
-            "INFO PV 1\nINFO NUMPV 3\nINFO DEPTH 9\nINFO SELDEPTH 9\nINFO NODES 1000\n\
+            "INFO PV 1\nINFO NUMPV 3\nINFO DEPTH 9\nINFO SELDEPTH 13\nINFO NODES 1000\n\
              INFO TOTALNODES 3000\nINFO TOTALTIME 1500\nINFO SPEED 2000\nINFO EVAL 250\n\
              INFO WINRATE 0.6225\nINFO BESTLINE 7,7 8,6\nINFO PV DONE\n"
         );

@@ -64,6 +64,8 @@ pub enum RootEvent {
 #[derive(Clone, Debug)]
 pub(crate) struct Iteration {
     pub depth: i32,
+    /// The deepest ply a node of the iteration's search reached (quiescence included).
+    pub seldepth: i32,
     pub score: i32,
     pub pv: Vec<Pos>,
 }
@@ -89,6 +91,8 @@ pub(crate) struct Worker<'a> {
     probe: Probe,
     /// Depth of the iteration being searched.
     root_depth: i32,
+    /// The deepest ply a node of the iteration being searched has reached.
+    seldepth: usize,
     pub root_moves: Vec<RootMove>,
     /// Share of the optimum time this position deserves (below 1 when the root only has
     /// defences to choose from).
@@ -116,6 +120,7 @@ impl<'a> Worker<'a> {
             ],
             probe: Probe::default(),
             root_depth: 0,
+            seldepth: 0,
             root_moves: roots
                 .iter()
                 .map(|&pos| RootMove {
@@ -144,6 +149,7 @@ impl<'a> Worker<'a> {
         let first = 1 + (self.id % 2) as i32;
         for depth in first..=max_depth {
             self.root_depth = depth;
+            self.seldepth = 0;
             // Step 1. Aspiration window around the previous score.
             let mut delta = ASPIRATION_DELTA;
             let (mut alpha, mut beta) =
@@ -186,6 +192,7 @@ impl<'a> Worker<'a> {
             prev_score = score;
             let it = Iteration {
                 depth,
+                seldepth: self.seldepth as i32,
                 score,
                 pv: self.root_moves[0].pv.clone(),
             };
@@ -263,6 +270,7 @@ impl<'a> Worker<'a> {
                 alpha = s;
                 proven = Some(Iteration {
                     depth,
+                    seldepth: self.seldepth as i32,
                     score: s,
                     pv: rm.pv.clone(),
                 });
@@ -311,6 +319,7 @@ impl<'a> Worker<'a> {
     /// Under caro (where a five can be stopped at either end) it is the static evaluation.
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, fours: u32) -> i32 {
         self.count_node();
+        self.seldepth = self.seldepth.max(ply);
         if self.shared.aborted() {
             return 0;
         }
@@ -395,6 +404,7 @@ impl<'a> Worker<'a> {
         cut_node: bool,
     ) -> i32 {
         self.count_node();
+        self.seldepth = self.seldepth.max(ply);
         self.frames[ply].pv.clear();
         self.frames[ply].eval = NO_EVAL;
         if self.shared.aborted() {

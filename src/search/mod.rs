@@ -32,7 +32,6 @@ use movegen::{Hints, NodeKind};
 use params::{mate_in, mated_in, MAX_DEPTH};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::Duration;
 use time::{Clock, TimeControl};
 use tt::Tt;
 
@@ -102,6 +101,8 @@ impl Limits {
 pub struct Report {
     /// Completed depth.
     pub depth: u32,
+    /// The deepest ply a node of the iteration's search reached (quiescence included).
+    pub seldepth: u32,
     /// Score from the side to move's view (mates near [`params::MATE`]).
     pub score: i32,
     /// Nodes searched so far (all threads).
@@ -126,7 +127,7 @@ pub struct RootReport {
 /// What a search tells its caller while it runs.
 #[derive(Clone, Copy, Debug)]
 pub enum Progress<'a> {
-    /// A completed iteration (at most a few a second, and the last one).
+    /// A completed iteration of the main worker (every one; the caller decides what to show).
     Iteration(&'a Report),
     /// Root-move activity of the main worker (every root move of every iteration).
     Root(&'a RootReport),
@@ -146,6 +147,8 @@ pub struct SearchResult {
     pub score: i32,
     /// Deepest completed depth (0 for a move chosen without search).
     pub depth: i32,
+    /// The deepest ply a node of that iteration reached (0 without search).
+    pub seldepth: i32,
     /// Nodes searched (all threads).
     pub nodes: u64,
     /// Milliseconds used.
@@ -230,7 +233,7 @@ impl Searcher {
     }
 
     /// Chooses a move for the side to move of `board` under `rule`. `report` is called after
-    /// completed iterations (at most a few times per second, and for the last one); `stop`
+    /// every completed iteration of the main worker; `stop`
     /// may be set from another thread. `None` only when there is no legal move.
     pub fn think(
         &mut self,
@@ -321,6 +324,7 @@ impl Searcher {
                 best,
                 score,
                 depth: 0,
+                seldepth: 0,
                 nodes,
                 time_ms: clock.elapsed().as_millis() as u64,
                 pv: vec![best],
@@ -410,8 +414,6 @@ impl Searcher {
         };
         let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
         let threads = limits.threads.max(1);
-        let mut last_report: Option<Duration> = None;
-        let mut pending: Option<Report> = None;
         let on = RefCell::new(on);
         let result = std::thread::scope(|scope| {
             for id in 1..threads {
@@ -429,18 +431,13 @@ impl Searcher {
                 let elapsed = shared.clock.elapsed();
                 let r = Report {
                     depth: it.depth as u32,
+                    seldepth: it.seldepth.max(0) as u32,
                     score: it.score,
                     nodes,
                     time_ms: elapsed.as_millis() as u64,
                     pv: it.pv.clone(),
                 };
-                if last_report.is_none_or(|t| elapsed >= t + Duration::from_millis(300)) {
-                    (on.borrow_mut())(Progress::Iteration(&r));
-                    last_report = Some(elapsed);
-                    pending = None;
-                } else {
-                    pending = Some(r);
-                }
+                (on.borrow_mut())(Progress::Iteration(&r));
             };
             let mut on_root = |event: RootEvent, depth: i32| {
                 let r = RootReport {
@@ -454,13 +451,10 @@ impl Searcher {
             shared.abort.store(true, Relaxed);
             it
         });
-        let on = on.into_inner();
-        if let Some(r) = pending {
-            on(Progress::Iteration(&r));
-        }
         let nodes = shared.nodes.load(Relaxed);
         let it = result.unwrap_or(Iteration {
             depth: 0,
+            seldepth: 0,
             score: 0,
             pv: vec![first],
         });
@@ -487,6 +481,7 @@ impl Searcher {
             best,
             score: it.score,
             depth: it.depth,
+            seldepth: it.seldepth,
             nodes,
             time_ms: shared.clock.elapsed().as_millis() as u64,
             pv,

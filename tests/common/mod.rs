@@ -387,3 +387,84 @@ pub fn random_board(rng: &mut Rng, rule: Rule, size: usize, stones: usize, span:
     }
     b
 }
+
+/// Writes to the real stderr: libtest captures `eprintln!`, but a skip must be visible.
+pub fn notice(text: &str) {
+    let _ = writeln!(std::io::stderr(), "\n{text}");
+}
+
+/// `path` if it is a file. If not: panics under CI (`CI` set), otherwise prints
+/// `SKIPPED <test>: <path> is missing (<how to get it>)` and returns `None`, and the test
+/// returns. For the outside clients the tests drive (pygomo-lib, c-gomoku-cli).
+pub fn tool_or_skip(test: &str, path: &std::path::Path, how: &str) -> Option<std::path::PathBuf> {
+    if path.is_file() {
+        return Some(path.to_path_buf());
+    }
+    let why = format!("{} is missing ({how})", path.display());
+    if ci() {
+        panic!("{test}: {why}; CI is set, so this is a failure");
+    }
+    notice(&format!("SKIPPED {test}: {why}"));
+    None
+}
+
+/// What a finished child process wrote.
+pub struct Finished {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+    pub elapsed: Duration,
+}
+
+/// Runs `cmd` with stdin closed, collecting stdout and stderr; kills it and panics if it has
+/// not exited within `limit`.
+pub fn run_with_deadline(mut cmd: Command, limit: Duration) -> Finished {
+    let started = Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    let collect = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut r) = r {
+                let mut bytes = Vec::new();
+                let _ = r.read_to_end(&mut bytes);
+                text = String::from_utf8_lossy(&bytes).into_owned();
+            }
+            text
+        })
+    };
+    let out = collect(
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let err = collect(
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the child") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            let (stdout, stderr) = (out.join().unwrap(), err.join().unwrap());
+            panic!("{cmd:?} ran over {limit:?}\nstdout:\n{stdout}\nstderr:\n{stderr}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Finished {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+        elapsed: started.elapsed(),
+    }
+}
