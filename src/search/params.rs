@@ -21,8 +21,8 @@ pub const ASPIRATION_DELTA: i32 = 40;
 /// First depth that uses an aspiration window.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 
-/// Reverse futility: deepest depth and margin per depth.
-pub const RFP_DEPTH: i32 = 6;
+/// Reverse futility: deepest depth (every depth) and margin per depth.
+pub const RFP_DEPTH: i32 = MAX_DEPTH;
 /// Reverse futility margin per ply of depth.
 pub const RFP_MARGIN: i32 = 60;
 
