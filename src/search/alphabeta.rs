@@ -527,6 +527,7 @@ impl<'a> Worker<'a> {
                 tt_move,
                 killers: self.frames[ply].killers,
                 history: &self.history,
+                counter: self.history.counter(me, self.eb.board().last_move()),
             },
             &mut moves,
         );
@@ -622,6 +623,8 @@ impl<'a> Worker<'a> {
                             }
                             let bonus = depth * depth * 16;
                             self.history.update(me, m.pos, bonus);
+                            let prev = self.eb.board().last_move();
+                            self.history.set_counter(me, prev, m.pos);
                             for q in moves[..i].iter() {
                                 self.history.update(me, q.pos, -bonus);
                             }

@@ -1,4 +1,5 @@
-//! Move-ordering memory: a butterfly history per colour and point, and two killer moves per ply.
+//! Move-ordering memory: a butterfly history per colour and point and a counter-move per
+//! colour and opponent move (the killer moves live in the search's frames).
 //!
 //! Invariant: values stay within `[-HISTORY_MAX, HISTORY_MAX]` (gravity update).
 
@@ -11,6 +12,8 @@ pub const HISTORY_MAX: i32 = 16_384;
 #[derive(Clone)]
 pub struct History {
     table: Vec<[i32; 2]>,
+    /// The last reply of each colour that refuted an opponent move at each point.
+    counter: Vec<[Pos; 2]>,
 }
 
 impl Default for History {
@@ -24,6 +27,7 @@ impl History {
     pub fn new() -> History {
         History {
             table: vec![[0; 2]; CELLS],
+            counter: vec![[Pos::NONE; 2]; CELLS],
         }
     }
 
@@ -39,6 +43,21 @@ impl History {
         let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         let h = &mut self.table[p.index()][color.index()];
         *h += b - *h * b.abs() / HISTORY_MAX;
+    }
+
+    /// The reply of `color` that last refuted the opponent's move at `prev`
+    /// ([`Pos::NONE`] if none, or if `prev` is none).
+    #[inline]
+    pub fn counter(&self, color: Color, prev: Option<Pos>) -> Pos {
+        prev.map_or(Pos::NONE, |q| self.counter[q.index()][color.index()])
+    }
+
+    /// Remembers `reply` as `color`'s refutation of the opponent's move at `prev`.
+    #[inline]
+    pub fn set_counter(&mut self, color: Color, prev: Option<Pos>, reply: Pos) {
+        if let Some(q) = prev {
+            self.counter[q.index()][color.index()] = reply;
+        }
     }
 
     /// Halves every value (between searches).

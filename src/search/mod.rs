@@ -512,6 +512,7 @@ impl Searcher {
                 tt_move: self.tt.probe(board.hash()).map_or(Pos::NONE, |e| e.mv),
                 killers: [Pos::NONE; 2],
                 history: &history,
+                counter: Pos::NONE,
             },
             &mut moves,
         );

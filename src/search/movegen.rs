@@ -54,6 +54,9 @@ const DEFEND: [i32; CellThreat::COUNT] = [
     0, 0, 30, 40, 90, 120, 400, 500, 2_000, 250, 300, 4_000, 7_000, 15_000, 50_000,
 ];
 
+/// Ordering bonus of the counter-move of the opponent's last move (below the killers).
+const COUNTER_BONUS: i32 = 3_000;
+
 /// The ordering score of `me` playing at the empty point `p` before the search's hints,
 /// `mine` and `theirs` being both sides' threat classes there: the learned move scores of
 /// the cell's two pcodes if the tables have them (own part for `me`, blocking part for the
@@ -108,6 +111,8 @@ pub struct Hints<'a> {
     pub killers: [Pos; 2],
     /// History scores.
     pub history: &'a History,
+    /// The counter-move of the opponent's last move.
+    pub counter: Pos,
 }
 
 /// True if `me` may play at the empty point `p` (renju fouls excluded).
@@ -253,6 +258,8 @@ pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) ->
             score += 5_000;
         } else if p == hints.killers[1] {
             score += 4_000;
+        } else if p == hints.counter {
+            score += COUNTER_BONUS;
         }
         out.push(ScoredMove {
             pos: p,
