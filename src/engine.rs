@@ -540,21 +540,17 @@ impl Engine {
     }
 
     /// Builds the pattern tables of the current rule and forgets the search's memory of the
-    /// previous game; called on `START`/`RESTART` so that no move pays for it.
+    /// previous game; called on `START`/`RESTART` so that no move pays for it. The first
+    /// `START` allocates no TT: managers send `INFO max_memory` after it, and a table sized
+    /// for the default budget would already be over a smaller limit. The first search
+    /// allocates it ([`Engine::searcher`]).
     fn prepare(&mut self) {
         tables::init(self.options.rule);
         let _ = self.eval.get(self.options.rule);
         let bytes = search::tt_bytes(self.options.hash_kb, self.options.max_memory);
-        match self.searcher.as_mut() {
-            Some(s) => {
-                s.resize(bytes);
-                s.clear();
-            }
-            None => {
-                let mut s = Searcher::new(bytes);
-                s.set_eval(self.eval.clone());
-                self.searcher = Some(s);
-            }
+        if let Some(s) = self.searcher.as_mut() {
+            s.resize(bytes);
+            s.clear();
         }
     }
 }

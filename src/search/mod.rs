@@ -220,9 +220,11 @@ impl Searcher {
         self.tt.bytes()
     }
 
-    /// Resizes the TT (clearing it) if `bytes` asks for a different size.
+    /// Resizes the TT (clearing it) if `bytes` asks for a different size. The old table is
+    /// freed before the new one is allocated, so the two are never held at once.
     pub fn resize(&mut self, bytes: usize) {
         if Tt::bytes_for(bytes) != self.tt.bytes() {
+            self.tt = Tt::new(0);
             self.tt = Tt::new(bytes);
         }
     }

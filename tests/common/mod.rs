@@ -168,6 +168,11 @@ impl Brain {
         }
     }
 
+    /// The process id (for `/proc/<pid>/status`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Writes `bytes` as they are and flushes.
     pub fn send_bytes(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
