@@ -63,6 +63,7 @@ fn main() {
         tt_move: Pos::NONE,
         killers: [Pos::NONE; 2],
         history: &history,
+        counter: Pos::NONE,
     };
     let mut out = Vec::new();
     let t = Instant::now();
