@@ -497,13 +497,29 @@ impl<'a> Worker<'a> {
 
         // Step 5. Static evaluation; "improving" when it is above the one two plies earlier
         // (the same side to move). Reverse futility pruning in quiet positions.
-        let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
+        // A TT score whose bound points away from the static evaluation is the better
+        // estimate for pruning (the static one is what the TT keeps and "improving" compares).
+        let static_eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
+        let eval = entry.map_or(static_eval, |e| {
+            let s = score_from_tt(e.score, ply);
+            let better = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s > static_eval,
+                Bound::Upper => s < static_eval,
+                Bound::None => false,
+            };
+            if better && s.abs() < MATE_BOUND {
+                s
+            } else {
+                static_eval
+            }
+        });
         let opp_threat = opp_fives > 0
             || self.eb.count(opp, CellThreat::Flex4) + self.eb.count(opp, CellThreat::Block4x2) > 0;
-        self.frames[ply].eval = if opp_threat { NO_EVAL } else { eval };
+        self.frames[ply].eval = if opp_threat { NO_EVAL } else { static_eval };
         let improving = !opp_threat
             && ply >= 2
-            && (self.frames[ply - 2].eval == NO_EVAL || eval > self.frames[ply - 2].eval);
+            && (self.frames[ply - 2].eval == NO_EVAL || static_eval > self.frames[ply - 2].eval);
         if !pv_node
             && !opp_threat
             && depth <= RFP_DEPTH
@@ -638,9 +654,14 @@ impl<'a> Worker<'a> {
 
         // Step 9. Store the result.
         let bound = bound_of(best, original_alpha, beta);
-        self.shared
-            .tt
-            .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
+        self.shared.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            static_eval,
+            depth,
+            bound,
+        );
         best
     }
 }
