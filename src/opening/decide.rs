@@ -11,7 +11,7 @@ use crate::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 
 /// Openings searched again, deeper and with their offers, after the first round.
-pub const OPENING_FINALISTS: usize = 2;
+pub const OPENING_FINALISTS: usize = 3;
 /// White's best moves tried as a Soosõrv-8 4th move.
 pub const FOURTH_CANDIDATES: usize = 2;
 /// The mover's best moves tried for a Taraguchi-10 stone.
