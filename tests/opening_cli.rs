@@ -56,8 +56,8 @@ fn raw<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let rest = &line[start..];
     let end = if rest.starts_with('[') {
         rest.find(']')? + 1
-    } else if rest.starts_with('"') {
-        rest[1..].find('"')? + 2
+    } else if let Some(inner) = rest.strip_prefix('"') {
+        inner.find('"')? + 2
     } else {
         rest.find([',', '}'])?
     };
