@@ -223,3 +223,34 @@ fn a_finished_opening_has_nothing_to_decide() {
     let g = OpeningGame::new(Protocol::Rif, 15).unwrap();
     assert!(decide_step(&mut searcher(), &g, Step::Pick, &nodes(1_000), &stop).is_err());
 }
+
+#[test]
+fn offers_hold_up_in_a_deeper_search() {
+    // For a few of the 26 (RIF, white's 4th from the engine): black's two offers, searched
+    // deeper with white to move, are each better for black than a fifth in the corner.
+    for name in ["Kansei", "Ugetsu", "Suisei", "Ryusei"] {
+        let o = lianzhu::rules::opening::by_name(name).unwrap();
+        let b = Board::square(15).unwrap();
+        let stones = o.stones(&b).unwrap();
+        let mut g =
+            OpeningGame::replay(Protocol::Rif, 15, &stones, None, &[], Step::Fourth).unwrap();
+        let fourth = ask(&g, &nodes(40_000));
+        apply(&mut g, &fourth).unwrap();
+        let Decision::Offers(offers) = ask(&g, &nodes(80_000)) else {
+            panic!("no offers")
+        };
+        let after = |p: Pos| {
+            let mut b = g.board().clone();
+            b.make(p);
+            score(&b, 120_000)
+        };
+        let corner = after(parse_pos("a1").unwrap());
+        for &p in &offers {
+            let s = after(p);
+            assert!(
+                s < corner,
+                "{name}: offer {p:?} leaves white {s}, the corner leaves white {corner}"
+            );
+        }
+    }
+}
