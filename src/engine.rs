@@ -381,6 +381,22 @@ impl Engine {
             .map_err(|e| e.to_string())
     }
 
+    /// The renju opening decision ([`crate::opening::decide_step`]) for `game` at `step`,
+    /// within the move's time; neither the game nor our board is changed.
+    pub fn opening(
+        &mut self,
+        game: &crate::rules::opening::game::OpeningGame,
+        step: crate::rules::opening::game::Step,
+        stop: &AtomicBool,
+    ) -> Result<crate::opening::Decision, String> {
+        let limits = Limits {
+            exclude: Vec::new(),
+            ..self.limits()
+        };
+        crate::opening::decide_step(self.searcher(), game, step, &limits, stop)
+            .map_err(|e| e.to_string())
+    }
+
     /// The searcher, sized for the current options.
     fn searcher(&mut self) -> &mut Searcher {
         let bytes = search::tt_bytes(self.options.hash_kb, self.options.max_memory);

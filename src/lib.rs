@@ -12,6 +12,7 @@ pub mod bench;
 pub mod engine;
 pub mod eval;
 pub mod notation;
+pub mod opening;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -40,6 +40,9 @@ enum Cmd {
     /// Analyse positions read from stdin, one a line: best moves with scores, win rates and
     /// lines, renju forbidden points and both sides' VCFs.
     Analyze(lianzhu::analyze::AnalyzeArgs),
+    /// Renju opening decisions (RIF, Yamaguchi, Soosõrv-8, Taraguchi-10) for positions read
+    /// from stdin, one a line, as JSON lines; `--list` gives the 26 openings.
+    Opening(lianzhu::opening::cli::OpeningArgs),
     /// Play games against itself at a fixed node count per move and write them as training
     /// data (see `lianzhu::train::data` for the format).
     Selfplay(SelfplayArgs),
@@ -118,6 +121,20 @@ fn main() {
                 {
                     eprintln!("selfplay: {e}");
                 }
+                std::process::exit(1);
+            }
+        }
+        Some(Cmd::Opening(args)) => {
+            let stdout = std::io::stdout();
+            let threads = cli.threads.unwrap_or(1).max(1);
+            if let Err(e) = lianzhu::opening::cli::run(
+                &args,
+                threads,
+                &eval,
+                std::io::stdin().lock(),
+                stdout.lock(),
+            ) {
+                log::error!("opening: {e}");
                 std::process::exit(1);
             }
         }

@@ -133,15 +133,15 @@ pub const OPENING_CANDIDATES: [((i32, i32), (i32, i32)); 8] = [
     ((0, 1), (4, 0)),
 ];
 
-/// Shares a stage's time and nodes between its searches.
-struct StageBudget {
+/// Shares a stage's time and nodes between its searches (also used by `opening`).
+pub(crate) struct StageBudget {
     deadline: Option<Instant>,
     nodes_left: Option<u64>,
     base: Limits,
 }
 
 impl StageBudget {
-    fn new(limits: &Limits, empty_cells: usize) -> StageBudget {
+    pub(crate) fn new(limits: &Limits, empty_cells: usize) -> StageBudget {
         let now = Instant::now();
         StageBudget {
             deadline: limits
@@ -158,7 +158,7 @@ impl StageBudget {
 
     /// Limits for the next search when `searches` (this one included) remain; `None` when the
     /// time or nodes are used up.
-    fn next(&self, searches: usize) -> Option<Limits> {
+    pub(crate) fn next(&self, searches: usize) -> Option<Limits> {
         let searches = searches.max(1) as u64;
         let mut l = self.base.clone();
         if let Some(deadline) = self.deadline {
@@ -179,7 +179,7 @@ impl StageBudget {
         Some(l)
     }
 
-    fn spent(&mut self, nodes: u64) {
+    pub(crate) fn spent(&mut self, nodes: u64) {
         if let Some(n) = self.nodes_left.as_mut() {
             *n = n.saturating_sub(nodes.max(1));
         }
@@ -188,26 +188,26 @@ impl StageBudget {
 
 /// A search's judgement of a position: the best move and its score for the side to move.
 #[derive(Clone, Copy, Debug)]
-struct Judgement {
-    best: Pos,
-    score: i32,
+pub(crate) struct Judgement {
+    pub(crate) best: Pos,
+    pub(crate) score: i32,
 }
 
-struct Stage<'a> {
-    searcher: &'a mut Searcher,
-    rule: Rule,
-    budget: StageBudget,
-    stop: &'a AtomicBool,
+pub(crate) struct Stage<'a> {
+    pub(crate) searcher: &'a mut Searcher,
+    pub(crate) rule: Rule,
+    pub(crate) budget: StageBudget,
+    pub(crate) stop: &'a AtomicBool,
 }
 
 impl Stage<'_> {
-    fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
 
     /// Searches `board` (side to move as set) with a share of the budget for `searches`
     /// searches left. A move chosen without search is judged by the position after it.
-    fn judge(&mut self, board: &Board, searches: usize) -> Option<Judgement> {
+    pub(crate) fn judge(&mut self, board: &Board, searches: usize) -> Option<Judgement> {
         self.judge_at(board, searches, 0)
     }
 
@@ -367,7 +367,7 @@ fn propose_opening(stage: &mut Stage, board: &Board) -> Result<Swap2Answer, Swap
 }
 
 /// The legal point nearest the centre for the side to move (a fallback when no search ran).
-fn nearest_legal(board: &Board, rule: Rule) -> Option<Pos> {
+pub(crate) fn nearest_legal(board: &Board, rule: Rule) -> Option<Pos> {
     let c = board.center();
     let me = board.side_to_move();
     board

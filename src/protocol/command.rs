@@ -117,6 +117,18 @@ pub enum Command {
     /// `SWAP2BOARD` ... `DONE`: the Swap2 opening stones so far (0, 3 or 5), black first;
     /// `x,y` lines (and `x,y,f`, as some GUIs send them).
     Swap2Board(Vec<(i64, i64)>),
+    /// `yxswap2stepK` (K = 1..3): Yixin-Board's Swap2 flow on the position set by `YXBOARD`.
+    YxSwap2Step(u8),
+    /// `yxsoosorvstepK [N]` (K = 1..6): Yixin-Board's Soosõrv-8 flow; steps 2..6 are blocks
+    /// of `x,y` lines up to `DONE` (the moves so far), steps 4 and 5 carry N.
+    YxSoosorvStep {
+        /// K.
+        step: u8,
+        /// N (steps 4 and 5).
+        n: Option<usize>,
+        /// The moves so far, in order.
+        points: Vec<(i64, i64)>,
+    },
     /// `INFO key value`.
     Info(Info),
     /// `END`: exit at once, print nothing more.
@@ -253,6 +265,29 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "YXBLOCK" => no_args(args, "YXBLOCK", Command::YxBlock(Vec::new())),
         "YXBLOCKUNDO" => no_args(args, "YXBLOCKUNDO", Command::YxBlockUndo(Vec::new())),
         "YXBLOCKRESET" => no_args(args, "YXBLOCKRESET", Command::YxBlockReset),
+        "YXSWAP2STEP1" | "YXSWAP2STEP2" | "YXSWAP2STEP3" => {
+            let step = upper.as_bytes()[11] - b'0';
+            no_args(args, &upper, Command::YxSwap2Step(step))
+        }
+        "YXSOOSORVSTEP1" | "YXSOOSORVSTEP2" | "YXSOOSORVSTEP3" | "YXSOOSORVSTEP4"
+        | "YXSOOSORVSTEP5" | "YXSOOSORVSTEP6" => {
+            let step = upper.as_bytes()[13] - b'0';
+            let c = |n| Command::YxSoosorvStep {
+                step,
+                n,
+                points: Vec::new(),
+            };
+            if step == 4 || step == 5 {
+                if args.is_empty() {
+                    return fail(format!(
+                        "{upper} needs the number of fifth moves, e.g. {upper} 3"
+                    ));
+                }
+                Ok(c(Some(size(args, "number of fifth moves")?)))
+            } else {
+                no_args(args, &upper, c(None))
+            }
+        }
         "DONE" => fail("DONE without BOARD or YXBOARD"),
         _ if word.starts_with(|c: char| c.is_ascii_digit() || c == '-') => fail(format!(
             "stone line '{}' outside BOARD or YXBOARD",
@@ -364,6 +399,7 @@ enum BlockKind {
     Swap2Board,
     YxBlock,
     YxBlockUndo,
+    YxSoosorv(u8, Option<usize>),
 }
 
 impl BlockKind {
@@ -374,6 +410,7 @@ impl BlockKind {
             BlockKind::Swap2Board => "SWAP2BOARD",
             BlockKind::YxBlock => "YXBLOCK",
             BlockKind::YxBlockUndo => "YXBLOCKUNDO",
+            BlockKind::YxSoosorv(..) => "YXSOOSORVSTEP",
         }
     }
 }
@@ -433,9 +470,10 @@ impl Parser {
         block.lines += 1;
         if block.error.is_none() {
             let read = match block.kind {
-                BlockKind::Swap2Board | BlockKind::YxBlock | BlockKind::YxBlockUndo => {
-                    parse_point_line(line).map(|p| block.points.push(p))
-                }
+                BlockKind::Swap2Board
+                | BlockKind::YxBlock
+                | BlockKind::YxBlockUndo
+                | BlockKind::YxSoosorv(..) => parse_point_line(line).map(|p| block.points.push(p)),
                 BlockKind::Board | BlockKind::YxBoard => {
                     parse_stone_line(line).map(|stone| block.stones.push(stone))
                 }
@@ -456,6 +494,9 @@ impl Parser {
             Ok(Command::Swap2Board(_)) => BlockKind::Swap2Board,
             Ok(Command::YxBlock(_)) => BlockKind::YxBlock,
             Ok(Command::YxBlockUndo(_)) => BlockKind::YxBlockUndo,
+            Ok(Command::YxSoosorvStep { step, n, .. }) if step >= 2 => {
+                BlockKind::YxSoosorv(step, n)
+            }
             other => return Some(other),
         };
         self.block = Some(Block {
@@ -479,6 +520,11 @@ fn finish(block: Block) -> Result<Command, ParseError> {
         BlockKind::Swap2Board => Command::Swap2Board(block.points),
         BlockKind::YxBlock => Command::YxBlock(block.points),
         BlockKind::YxBlockUndo => Command::YxBlockUndo(block.points),
+        BlockKind::YxSoosorv(step, n) => Command::YxSoosorvStep {
+            step,
+            n,
+            points: block.points,
+        },
     })
 }
 

@@ -32,6 +32,7 @@
 
 pub mod command;
 pub mod output;
+mod yixin_opening;
 
 use crate::engine::{Engine, EngineError, Line, ThinkEvent};
 use crate::search::RootEvent;
@@ -294,6 +295,10 @@ impl<W: Write> Session<W> {
                 self.swap2_reply(&points);
                 Ok(())
             }
+            Command::YxSwap2Step(step) => self.engine_ready().map(|()| self.yx_swap2_step(step)),
+            Command::YxSoosorvStep { step, n, points } => self
+                .engine_ready()
+                .map(|()| self.yx_soosorv_step(step, n, &points)),
             Command::Info(info) => {
                 self.apply_info(info);
                 Ok(())

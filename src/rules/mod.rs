@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod board;
+pub mod opening;
 pub mod pattern;
 pub mod renju;
 pub mod tables;
