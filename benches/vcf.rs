@@ -15,7 +15,6 @@ use lianzhu::eval::EvalBoard;
 use lianzhu::notation::parse_pos;
 use lianzhu::rules::Board;
 use lianzhu::search::params::{PROBE_FOURS, PROBE_NODES};
-use lianzhu::search::probe::{Probe, ProbeLimits};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
 use lianzhu::threat::vct;
 use lianzhu::types::{Color, Rule};
@@ -219,25 +218,6 @@ fn main() {
         }
         println!(
             "leaf VCF ({nodes} fours), random positions: {:.1} us per call ({found} of {} found)",
-            start.elapsed().as_secs_f64() * 1e6 / ebs.len() as f64,
-            ebs.len()
-        );
-    }
-    // The search's own probe (search::probe), which the leaf call is to replace.
-    let mut probe = Probe::default();
-    for nodes in [PROBE_NODES, 64] {
-        let limits = ProbeLimits {
-            nodes,
-            fours: PROBE_FOURS,
-        };
-        let start = Instant::now();
-        let mut found = 0;
-        for eb in &mut ebs {
-            let me = eb.side_to_move();
-            found += probe.vcf(eb, me, limits).is_some() as usize;
-        }
-        println!(
-            "search::probe ({nodes} nodes), random positions: {:.1} us per call ({found} of {} found)",
             start.elapsed().as_secs_f64() * 1e6 / ebs.len() as f64,
             ebs.len()
         );
