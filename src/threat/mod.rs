@@ -41,7 +41,7 @@ pub mod vcf;
 pub mod vct;
 
 use crate::eval::EvalBoard;
-use crate::rules::pattern::{shift_of, CellThreat};
+use crate::rules::pattern::{shift_of, CellThreat, LinePattern};
 use crate::rules::{self, Board};
 use crate::types::{Color, Pos, Rule, DIRECTIONS};
 use smallvec::SmallVec;
@@ -64,22 +64,44 @@ pub fn line_points(p: Pos) -> [Pos; 32] {
 /// The points where `color` makes five on the lines through the stone `p` (within 4 cells),
 /// in [`Pos`] order. After a stone of `color` at `p` these are all the five points it made.
 pub fn five_points_through(pos: &EvalBoard, p: Pos, color: Color) -> Points {
+    five_points_on(pos, p, color, 0b1111)
+}
+
+/// [`five_points_through`] on the lines through `p` whose bit is set in `dirs` (bit `d` for
+/// direction `d`).
+pub fn five_points_on(pos: &EvalBoard, p: Pos, color: Color, dirs: u8) -> Points {
     let mut out = Points::new();
     // The scan stops once it has every five point of `color` on the board.
     let all = pos.count(color, CellThreat::Five) as usize;
     if all == 0 {
         return out;
     }
-    for q in line_points(p) {
-        if pos.threat(q, color) == CellThreat::Five && pos.board().is_empty(q) {
-            out.push(q);
-            if out.len() == all {
-                break;
+    let points = line_points(p);
+    for (d, line) in points.chunks_exact(8).enumerate() {
+        if dirs & (1 << d) == 0 {
+            continue;
+        }
+        for &q in line {
+            if pos.threat(q, color) == CellThreat::Five && pos.board().is_empty(q) {
+                out.push(q);
+                if out.len() == all {
+                    out.sort_unstable();
+                    return out;
+                }
             }
         }
     }
     out.sort_unstable();
     out
+}
+
+/// The directions (bit `d` for direction `d`) along which `color` at the empty point `p`
+/// makes a four or a five: the lines that hold the five points the stone will make.
+#[inline]
+pub fn four_dirs(pos: &EvalBoard, p: Pos, color: Color) -> u8 {
+    (0..4)
+        .filter(|&d| pos.pattern(p, color, d) >= LinePattern::Block4)
+        .fold(0, |m, d| m | 1 << d)
 }
 
 /// Every point where `color` makes five, in [`Pos`] order.

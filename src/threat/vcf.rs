@@ -36,12 +36,13 @@
 //! leaf answer `Some(plies)` is a real forced win (every defender reply in it was forced).
 
 use super::{
-    defences as blocks, finish, five_points, five_points_through, has_winning_point,
-    has_winning_threat, line_points, verify_vcf_line, windows_through, Points, Table,
+    defences as blocks, finish, five_points, five_points_on, five_points_through, four_dirs,
+    has_winning_point, has_winning_threat, line_points, verify_vcf_line, windows_through, Points,
+    Table,
 };
 use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
-use crate::rules::Board;
+use crate::rules::{zobrist, Board};
 use crate::types::{Color, Pos, Rule};
 
 /// Limits for one VCF search.
@@ -464,8 +465,9 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
                 }
                 self.nodes += 1;
             }
+            let dirs = four_dirs(self.pos, q, attacker);
             self.make(q);
-            let fives = five_points_through(self.pos, q, attacker);
+            let fives = five_points_on(self.pos, q, attacker, dirs);
             if fives.is_empty() {
                 // A four always has a five point; a missing one means a table disagreement,
                 // so claim nothing.
@@ -502,6 +504,15 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
         }
         let mut main: Option<(u32, Vec<Pos>)> = None;
         for r in replies {
+            if !LEAF {
+                // The table's answer for the position after the block, without playing it.
+                let child = self.pos.board().hash() ^ zobrist::stone(defender, r) ^ zobrist::SIDE;
+                if let Some(&d) = self.tt.get(&child) {
+                    if d >= depth - 1 {
+                        return Ok(Res::Fail(d == EXACT));
+                    }
+                }
+            }
             self.make(r);
             let counter = five_points_through(self.pos, r, defender);
             let res = if counter.len() >= 2 {
@@ -565,6 +576,7 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
             }
             return;
         }
+        // The scans stop once they have every cell of the class counted on the board.
         if LEAF {
             let score = |q: Pos| {
                 let t = pos.threat(q, attacker);
@@ -572,26 +584,32 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
                     .then(|| (-((t as i32) << 16) - pos.cell_value(q, attacker), q))
             };
             if last.is_none() {
-                out.extend(pos.candidates().filter_map(score));
+                let all = pos.count_at_least(attacker, CellThreat::Block4Plus) as usize;
+                out.extend(pos.candidates().filter_map(score).take(all));
             } else {
                 out.extend(line_points(last).into_iter().filter_map(score));
             }
         } else {
+            let all = pos.count_at_least(attacker, CellThreat::Block4) as usize;
             out.extend(
                 pos.candidates()
                     .filter(|&q| {
                         pos.board().is_empty(q) && pos.threat(q, attacker).is_four_or_better()
                     })
-                    .map(|q| {
-                        let (fours, threes) = windows_through(pos, q, attacker);
-                        let near = if last.is_none() {
-                            0
-                        } else {
-                            8 - last.distance(q).min(8) as i32
-                        };
-                        (-(near * 4 + fours as i32 * 3 + threes as i32), q)
-                    }),
+                    .take(all)
+                    .map(|q| (0, q)),
             );
+            if out.len() > 1 {
+                for (score, q) in out.iter_mut() {
+                    let (fours, threes) = windows_through(pos, *q, attacker);
+                    let near = if last.is_none() {
+                        0
+                    } else {
+                        8 - last.distance(*q).min(8) as i32
+                    };
+                    *score = -(near * 4 + fours as i32 * 3 + threes as i32);
+                }
+            }
         }
         out.sort_unstable();
     }
