@@ -2,9 +2,11 @@
 //!
 //! `cargo bench --bench vcf` prints, for the VCF records (vcf: yes / no), how many positions
 //! were answered correctly, the median and worst nodes and time per position, and the same
-//! for the VCT records with `--vct`-style search, and the cost of a `has_vcf_quick` probe and
-//! of the search's leaf probe (`search::probe`) per call. Each position is solved `RUNS` times
-//! and the fastest time is kept, so the figures measure the solver rather than machine noise.
+//! for the VCT records with `--vct`-style search, and the cost per call of a small exact
+//! search (`VcfProver::prove` with 1 and 64 nodes) and of the search's leaf probe (the
+//! bounded call `VcfProver::leaf` with the search's limits) on positions built beforehand.
+//! Each position is solved `RUNS` times and the fastest time is kept, so the figures measure
+//! the solver rather than machine noise.
 //! Without `../shared/data` it prints the skip notice of `tests/common/shared.rs` and measures
 //! nothing (under `CI` it fails).
 

@@ -106,11 +106,13 @@ pub fn four_dirs(pos: &EvalBoard, p: Pos, color: Color) -> u8 {
 
 /// Every point where `color` makes five, in [`Pos`] order.
 pub fn five_points(pos: &EvalBoard, color: Color) -> Points {
-    if pos.count(color, CellThreat::Five) == 0 {
+    let all = pos.count(color, CellThreat::Five) as usize;
+    if all == 0 {
         return Points::new();
     }
     pos.candidates()
         .filter(|&q| pos.board().is_empty(q) && pos.threat(q, color) == CellThreat::Five)
+        .take(all)
         .collect()
 }
 

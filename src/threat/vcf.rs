@@ -351,15 +351,27 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
     /// deepening for exact calls, one pass for leaf calls).
     fn root(&mut self, max_fours: u32) -> VcfOutcome {
         let attacker = self.attacker;
+        if LEAF && self.pos.count(attacker, CellThreat::Five) > 0 {
+            // A leaf call needs no line: the count alone answers (no scan of a cold board).
+            self.plies = 1;
+            return VcfOutcome::Win(Vec::new());
+        }
         if let Some(&f) = five_points(self.pos, attacker).first() {
             self.plies = 1;
             return VcfOutcome::Win(vec![f]);
         }
-        let threats = five_points(self.pos, attacker.opponent());
-        if threats.len() >= 2 {
-            return VcfOutcome::NoWin;
-        }
-        let threat = threats.first().copied();
+        let defender = attacker.opponent();
+        let threat = match self.pos.count(defender, CellThreat::Five) {
+            0 => None,
+            // Most often the last stone made it: its lines first, then the whole area.
+            1 => self
+                .pos
+                .board()
+                .last_move()
+                .and_then(|q| five_points_through(self.pos, q, defender).first().copied())
+                .or_else(|| five_points(self.pos, defender).first().copied()),
+            _ => return VcfOutcome::NoWin,
+        };
         let mut depth = if LEAF { max_fours } else { 1 };
         loop {
             match self.attack(depth, threat, Pos::NONE, 0) {
