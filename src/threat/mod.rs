@@ -12,7 +12,10 @@
 //!   tests; overlines (standard, renju) and caro's blocked fives are handled there, never
 //!   re-implemented here. A claimed VCF line is replayed on a plain [`Board`] by
 //!   [`verify_vcf_line`], which shares no code with the prover.
-//! - Every helper leaves the position as it found it (stones, side to move, hash).
+//! - Every helper leaves the position as it found it (stones, side to move, hash). The
+//!   provers play with [`EvalBoard::make_threats`] (the threat state only; the scores are
+//!   stale until the stone is taken back), except the leaf call, whose move order reads the
+//!   cells' ordering values and so plays full makes.
 //! - No result depends on hash-map iteration order: candidate lists are sorted with
 //!   [`Pos`] order as the final tie-break.
 //!
@@ -186,7 +189,7 @@ pub fn defences(pos: &mut EvalBoard, attacker: Color, fives: &[Pos]) -> Points {
     }
     cands.sort_unstable();
     for q in cands {
-        pos.make(q);
+        pos.make_threats(q);
         let stops = fives
             .iter()
             .all(|&f| pos.threat(f, attacker) != CellThreat::Five);
@@ -211,7 +214,7 @@ pub fn finish(pos: &mut EvalBoard, attacker: Color, fives: &[Pos]) -> (Pos, Pos)
     if reply.is_none() {
         return (Pos::NONE, fives[0]);
     }
-    pos.make(reply);
+    pos.make_threats(reply);
     let five = fives
         .iter()
         .copied()

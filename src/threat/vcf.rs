@@ -181,7 +181,7 @@ pub fn defences(
             out.push(m);
             continue;
         }
-        pos.make(m);
+        pos.make_threats(m);
         let limits = VcfLimits {
             max_nodes: per_move.max_nodes.min(budget),
             ..per_move

@@ -170,7 +170,7 @@ impl Solver {
             if self.pos.is_foul(q, attacker) {
                 continue;
             }
-            self.pos.make(q);
+            self.pos.make_threats(q);
             let r = self.defend(depth);
             self.pos.undo();
             match r? {
@@ -224,7 +224,7 @@ impl Solver {
                 // Nothing helps: show a pass, then the winning four.
                 let w = wins[0];
                 self.pos.pass();
-                self.pos.make(w);
+                self.pos.make_threats(w);
                 let f = five_points_through(&self.pos, w, attacker);
                 let (reply, five) = finish(&mut self.pos, attacker, &f);
                 self.pos.undo();
@@ -235,7 +235,7 @@ impl Solver {
         };
         let mut main: Option<Vec<Pos>> = None;
         for r in replies {
-            self.pos.make(r);
+            self.pos.make_threats(r);
             let res = self.attack(depth - 1);
             self.pos.undo();
             match res? {
@@ -316,7 +316,7 @@ impl Solver {
         if passed {
             self.pos.pass();
         }
-        self.pos.make(q);
+        self.pos.make_threats(q);
         let f = five_points_through(&self.pos, q, attacker);
         let wins = !f.is_empty() && defences(&mut self.pos, attacker, &f).is_empty();
         self.pos.undo();
@@ -369,7 +369,7 @@ impl Solver {
         };
         let mut out = Vec::new();
         for m in cands {
-            self.pos.make(m);
+            self.pos.make_threats(m);
             let killed = wins.iter().all(|&w| !self.is_winning_four(w));
             let defends = killed && self.winning_fours().is_empty();
             self.pos.undo();
