@@ -30,6 +30,7 @@
 use super::vcf::{VcfLimits, VcfOutcome, VcfProver, VcfResult};
 use super::{defences, finish, five_points, five_points_through, windows_through, Points, Table};
 use crate::eval::EvalBoard;
+use crate::rules::pattern::CellThreat;
 use crate::rules::Board;
 use crate::types::{Color, Pos, Rule, DIRECTIONS};
 
@@ -305,12 +306,40 @@ impl Solver {
         out
     }
 
+    /// True if [`Solver::winning_fours`] is not empty (from the counts where they suffice).
+    fn has_winning_four(&mut self) -> bool {
+        let attacker = self.attacker;
+        let rule = self.pos.rule();
+        if rule.five_blockable() || rule.has_fouls(attacker.opponent()) {
+            return !self.winning_fours().is_empty();
+        }
+        let pos = &self.pos;
+        let n = pos.count(attacker, CellThreat::Flex4) + pos.count(attacker, CellThreat::Block4x2);
+        n > 0
+            && (!rule.has_fouls(attacker)
+                || pos.candidates().any(|q| {
+                    pos.board().is_empty(q)
+                        && matches!(
+                            pos.threat(q, attacker),
+                            CellThreat::Flex4 | CellThreat::Block4x2
+                        )
+                        && !pos.is_foul(q, attacker)
+                }))
+    }
+
     /// True if the attacker at `q` makes a four the defender cannot stop (either side may be
     /// to move).
     fn is_winning_four(&mut self, q: Pos) -> bool {
         let attacker = self.attacker;
-        if !self.pos.board().is_empty(q) || !self.pos.threat(q, attacker).is_four_or_better() {
+        let class = self.pos.threat(q, attacker);
+        if !self.pos.board().is_empty(q) || !class.is_four_or_better() {
             return false;
+        }
+        let rule = self.pos.rule();
+        if !rule.five_blockable() && !rule.has_fouls(attacker.opponent()) {
+            // Only its own stone stops a five, and the defender may play every five point:
+            // the four wins if it has two five points (a live or double four point).
+            return class.is_winning() && !self.pos.is_foul(q, attacker);
         }
         let passed = self.pos.side_to_move() != attacker;
         if passed {
@@ -371,7 +400,7 @@ impl Solver {
         for m in cands {
             self.pos.make_threats(m);
             let killed = wins.iter().all(|&w| !self.is_winning_four(w));
-            let defends = killed && self.winning_fours().is_empty();
+            let defends = killed && !self.has_winning_four();
             self.pos.undo();
             if defends && !self.pos.is_foul(m, defender) {
                 out.push(m);
