@@ -2,9 +2,11 @@
 //!
 //! `cargo bench --bench vcf` prints, for the VCF records (vcf: yes / no), how many positions
 //! were answered correctly, the median and worst nodes and time per position, and the same
-//! for the VCT records with `--vct`-style search, and the cost of a `has_vcf_quick` probe and
-//! of the search's leaf probe (`search::probe`) per call. Each position is solved `RUNS` times
-//! and the fastest time is kept, so the figures measure the solver rather than machine noise.
+//! for the VCT records with `--vct`-style search, and the cost per call of a small exact
+//! search (`VcfProver::prove` with 1 and 64 nodes) and of the search's leaf probe (the
+//! bounded call `VcfProver::leaf` with the search's limits) on positions built beforehand.
+//! Each position is solved `RUNS` times and the fastest time is kept, so the figures measure
+//! the solver rather than machine noise.
 //! Without `../shared/data` it prints the skip notice of `tests/common/shared.rs` and measures
 //! nothing (under `CI` it fails).
 
@@ -15,7 +17,6 @@ use lianzhu::eval::EvalBoard;
 use lianzhu::notation::parse_pos;
 use lianzhu::rules::Board;
 use lianzhu::search::params::{PROBE_FOURS, PROBE_NODES};
-use lianzhu::search::probe::{Probe, ProbeLimits};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
 use lianzhu::threat::vct;
 use lianzhu::types::{Color, Rule};
@@ -157,23 +158,7 @@ fn main() {
         solved,
         total,
     );
-    // Leaf probe cost: has_vcf_quick with a small node budget, as a search would call it.
-    let probes: Vec<&Record> = all.iter().filter(|r| r.vcf.is_some()).collect();
-    let (mut calls, mut found) = (0u64, 0u64);
-    let start = Instant::now();
-    for _ in 0..20 {
-        for r in &probes {
-            calls += 1;
-            found += vcf::has_vcf_quick(&r.board, r.rule, r.attacker, 64) as u64;
-        }
-    }
-    let per_call = start.elapsed().as_secs_f64() * 1e6 / calls as f64;
-    println!(
-        "has_vcf_quick(64 nodes): {per_call:.1} us per call over {calls} calls ({} of {} positions found)",
-        found / 20,
-        probes.len()
-    );
-    // The same probe on random middle-game positions (20-50 stones, seeded xorshift).
+    // Random middle-game positions (20-50 stones, seeded xorshift) for the per-call costs.
     let mut state: u64 = 88_172_645_463_325_252;
     let mut below = |n: usize| {
         state ^= state << 13;
@@ -195,63 +180,46 @@ fn main() {
         }
         boards.push(b);
     }
-    for budget in [1u64, 64] {
-        let start = Instant::now();
-        let mut found = 0;
-        for b in &boards {
-            found += vcf::has_vcf_quick(b, Rule::Freestyle, b.side_to_move(), budget) as usize;
-        }
-        println!(
-            "has_vcf_quick({budget} nodes), random positions: {:.1} us per call ({found} of {} found)",
-            start.elapsed().as_secs_f64() * 1e6 / boards.len() as f64,
-            boards.len()
-        );
-    }
-    let mut prover = vcf::VcfProver::new();
-    for budget in [1u64, 64] {
-        let start = Instant::now();
-        let mut found = 0;
-        for b in &boards {
-            found += prover.has_vcf_quick(b, Rule::Freestyle, b.side_to_move(), budget) as usize;
-        }
-        println!(
-            "VcfProver::has_vcf_quick({budget} nodes), random positions: {:.1} us per call ({found} of {} found)",
-            start.elapsed().as_secs_f64() * 1e6 / boards.len() as f64,
-            boards.len()
-        );
-    }
-    // The search's leaf probe (search::probe) on the same positions, on boards built
-    // beforehand (the search keeps its board; building it is not part of a probe).
+    // Positions built beforehand (the search keeps its position; building it is not part of
+    // a call).
     let mut ebs: Vec<EvalBoard> = boards
         .iter()
         .map(|b| EvalBoard::new(b, Rule::Freestyle))
         .collect();
-    let mut probe = Probe::default();
-    for eb in &mut ebs {
-        // Warm-up pass (caches, the probe's move lists), not timed.
-        let me = eb.side_to_move();
-        probe.vcf(
-            eb,
-            me,
-            ProbeLimits {
-                nodes: 64,
-                fours: PROBE_FOURS,
-            },
-        );
-    }
-    for nodes in [PROBE_NODES, 64] {
-        let limits = ProbeLimits {
-            nodes,
-            fours: PROBE_FOURS,
+    let mut prover = vcf::VcfProver::new();
+    for budget in [1u64, 64] {
+        let limits = VcfLimits {
+            max_nodes: budget,
+            max_fours: 60,
         };
         let start = Instant::now();
         let mut found = 0;
         for eb in &mut ebs {
             let me = eb.side_to_move();
-            found += probe.vcf(eb, me, limits).is_some() as usize;
+            found += matches!(prover.prove(eb, me, limits).outcome, VcfOutcome::Win(_)) as usize;
         }
         println!(
-            "search::probe ({nodes} nodes), random positions: {:.1} us per call ({found} of {} found)",
+            "VcfProver::prove({budget} nodes), random positions: {:.1} us per call ({found} of {} found)",
+            start.elapsed().as_secs_f64() * 1e6 / ebs.len() as f64,
+            ebs.len()
+        );
+    }
+    // The search's leaf call (VcfProver::leaf with the search's limits) on the same positions.
+    for eb in &mut ebs {
+        // Warm-up pass (caches, the prover's move lists), not timed.
+        let me = eb.side_to_move();
+        prover.leaf(eb, me, VcfLimits::leaf(64, PROBE_FOURS));
+    }
+    for nodes in [PROBE_NODES, 64] {
+        let limits = VcfLimits::leaf(nodes, PROBE_FOURS);
+        let start = Instant::now();
+        let mut found = 0;
+        for eb in &mut ebs {
+            let me = eb.side_to_move();
+            found += prover.leaf(eb, me, limits).is_some() as usize;
+        }
+        println!(
+            "leaf VCF ({nodes} fours), random positions: {:.1} us per call ({found} of {} found)",
             start.elapsed().as_secs_f64() * 1e6 / ebs.len() as f64,
             ebs.len()
         );

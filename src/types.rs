@@ -138,6 +138,19 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// True if a five can be stopped at either end (caro: a five blocked at both ends by the
+    /// opponent does not win), so a four may have more than one defence.
+    #[inline]
+    pub fn five_blockable(self) -> bool {
+        matches!(self, Rule::Caro | Rule::CaroExact)
+    }
+
+    /// True if `color` has forbidden points (renju black).
+    #[inline]
+    pub fn has_fouls(self, color: Color) -> bool {
+        self == Rule::Renju && color == Color::Black
+    }
+
     /// The rule for an `INFO rule` value, or `None` for a value we do not play.
     ///
     /// Accepted: 0, 1, 4, 8, 9, and a bare 2, which Yixin-Board sends for renju. The

@@ -1,5 +1,7 @@
-//! The search's leaf VCF probe (`search::probe`): every win it claims is one the full provers
-//! confirm; it never claims a win under caro; it restores the board (stones, side to move, hash, pattern state).
+//! The search's leaf VCF probe (the prover's bounded call, `VcfProver::leaf`): every win it
+//! claims is one the full provers confirm; it never claims a win under caro; it restores the
+//! board (stones, side to move, hash, pattern state); where the bounded call's model holds,
+//! it agrees with the exact search on the same position.
 
 mod common;
 
@@ -8,21 +10,14 @@ use lianzhu::eval::EvalBoard;
 use lianzhu::rules::pattern::CellThreat;
 use lianzhu::rules::Board;
 use lianzhu::search::params::{PROBE_FOURS, PROBE_NODES};
-use lianzhu::search::probe::{Probe, ProbeLimits};
-use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
+use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome, VcfProver};
 use lianzhu::threat::vct;
 use lianzhu::types::{Color, Rule};
 
 /// The limits the search uses, and a larger budget that reaches more lines.
-const LIMITS: [ProbeLimits; 2] = [
-    ProbeLimits {
-        nodes: PROBE_NODES,
-        fours: PROBE_FOURS,
-    },
-    ProbeLimits {
-        nodes: 2_000,
-        fours: 10,
-    },
+const LIMITS: [VcfLimits; 2] = [
+    VcfLimits::leaf(PROBE_NODES, PROBE_FOURS),
+    VcfLimits::leaf(2_000, 10),
 ];
 
 /// Checks a probe's claim of a win for `attacker`: the VCF prover finds one, or (the probe's
@@ -46,13 +41,13 @@ fn confirm(b: &Board, rule: Rule, attacker: Color, plies: u32, what: &str) {
 }
 
 /// Runs the probe for `attacker` and checks that the board came back as it was.
-fn probe(p: &mut Probe, eb: &mut EvalBoard, attacker: Color, limits: ProbeLimits) -> Option<u32> {
+fn probe(p: &mut VcfProver, eb: &mut EvalBoard, attacker: Color, limits: VcfLimits) -> Option<u32> {
     let (hash, side, stones) = (
         eb.board().hash(),
         eb.side_to_move(),
         eb.board().stone_count(),
     );
-    let r = p.vcf(eb, attacker, limits);
+    let r = p.leaf(eb, attacker, limits);
     assert_eq!(eb.board().hash(), hash, "hash restored");
     assert_eq!(eb.side_to_move(), side, "side to move restored");
     assert_eq!(eb.board().stone_count(), stones, "stones restored");
@@ -63,7 +58,7 @@ fn probe(p: &mut Probe, eb: &mut EvalBoard, attacker: Color, limits: ProbeLimits
 fn claimed_wins_are_real_on_random_positions() {
     let mut rng = Rng(0x5EED_F0C5);
     let rules = [Rule::Freestyle, Rule::Standard, Rule::Renju];
-    let mut p = Probe::default();
+    let mut p = VcfProver::default();
     let (mut claims, mut passed_claims, mut tries) = (0, 0, 0);
     for i in 0..1500 {
         let rule = rules[i % rules.len()];
@@ -113,7 +108,7 @@ fn puzzles_no_false_wins_and_a_share_found() {
     if !common::have_shared_data() {
         return;
     }
-    let mut p = Probe::default();
+    let mut p = VcfProver::default();
     let (mut found, mut wins, mut nones, mut threat_wins) = (0, 0, 0, 0);
     for z in puzzles() {
         let (b, rule, attacker) = z.setup();
@@ -152,7 +147,7 @@ fn puzzles_no_false_wins_and_a_share_found() {
 #[test]
 fn caro_is_never_probed() {
     let mut rng = Rng(0xCA20);
-    let mut p = Probe::default();
+    let mut p = VcfProver::default();
     for rule in [Rule::Caro, Rule::CaroExact] {
         for _ in 0..100 {
             let stones = 20 + rng.below(30);
@@ -163,4 +158,71 @@ fn caro_is_never_probed() {
             }
         }
     }
+}
+
+#[test]
+fn bounded_and_exact_calls_agree_on_one_position() {
+    // The leaf call and the exact search are one search run on the same position: a leaf
+    // win is an exact win no shorter than the exact one (or, for the double-three shortcut,
+    // a VCT), a win the exact search finds in 1 or 3 plies outside renju is seen by the leaf
+    // call in as many plies (the five and the undefendable-four point are its statics), and
+    // both calls leave the position as they found it.
+    let mut rng = Rng(0xA9_2EE5);
+    let rules = [Rule::Freestyle, Rule::Standard, Rule::Renju];
+    let mut prover = VcfProver::default();
+    let exact = VcfLimits {
+        max_nodes: 200_000,
+        max_fours: 60,
+    };
+    let (mut leaf_wins, mut short_wins) = (0, 0);
+    for i in 0..900 {
+        let rule = rules[i % rules.len()];
+        let stones = 10 + rng.below(40);
+        let span = 7 + rng.below(8);
+        let b = random_board(&mut rng, rule, 15, stones, span);
+        let mut eb = EvalBoard::new(&b, rule);
+        for attacker in [Color::Black, Color::White] {
+            if eb.count(attacker.opponent(), CellThreat::Five) > 0 {
+                continue;
+            }
+            let hash = eb.board().hash();
+            let leaf = prover.leaf(&mut eb, attacker, LIMITS[1]);
+            let full = vcf::prove(&mut eb, attacker, exact);
+            assert_eq!(eb.board().hash(), hash, "case {i}: position restored");
+            let what = format!("case {i} ({rule}, {attacker:?})");
+            if let Some(n) = leaf {
+                leaf_wins += 1;
+                match full.mate_plies() {
+                    Some(m) if m <= n as usize => {}
+                    // Shorter than any VCF: the double-three shortcut, a win by threats
+                    // (the VCT prover's line need not be its shortest).
+                    _ => {
+                        let moves = VcfLimits {
+                            max_nodes: 200_000,
+                            max_fours: (n - 1) / 2,
+                        };
+                        let r = vct::solve(&b, rule, attacker, moves);
+                        assert!(
+                            r.mate_plies().is_some(),
+                            "{what}: leaf {n} plies, exact {:?}, VCT {:?}",
+                            full.mate_plies(),
+                            r.outcome
+                        );
+                    }
+                }
+            }
+            if let Some(m @ (1 | 3)) = full.mate_plies() {
+                if rule != Rule::Renju {
+                    short_wins += 1;
+                    assert_eq!(leaf, Some(m as u32), "{what}: exact wins in {m} plies");
+                }
+            }
+        }
+        eb.check_consistency().expect("pattern state restored");
+    }
+    eprintln!("{leaf_wins} leaf wins, {short_wins} short exact wins");
+    assert!(
+        leaf_wins >= 100 && short_wins >= 50,
+        "{leaf_wins} / {short_wins}"
+    );
 }

@@ -6,6 +6,7 @@
 mod common;
 
 use common::{random_board, Rng};
+use lianzhu::eval::EvalBoard;
 use lianzhu::rules::{self, Board};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
 use lianzhu::threat::{format_line, verify_vcf_line};
@@ -66,7 +67,7 @@ fn every_claimed_win_replays() {
         } else {
             Color::White
         };
-        let r = vcf::search(&b, rule, attacker, limits);
+        let r = vcf::prove(&mut EvalBoard::new(&b, rule), attacker, limits);
         match r.outcome {
             VcfOutcome::Win(line) => {
                 if let Err(e) = verify_vcf_line(&b, rule, attacker, &line) {
@@ -151,7 +152,11 @@ fn shortest_vcf_matches_a_brute_force_reference() {
         let stones = 10 + rng.below(25);
         let mut b = random_board(&mut rng, rule, 9, stones, 9);
         let attacker = b.side_to_move();
-        let r = vcf::search(&b, rule, attacker, VcfLimits::default());
+        let r = vcf::prove(
+            &mut EvalBoard::new(&b, rule),
+            attacker,
+            VcfLimits::default(),
+        );
         let found = match &r.outcome {
             VcfOutcome::Win(line) => Some((line.len() / 2) as u32),
             VcfOutcome::NoWin => None,

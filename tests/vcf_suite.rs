@@ -9,6 +9,7 @@
 mod common;
 
 use common::{data, fixture, puzzles};
+use lianzhu::eval::EvalBoard;
 use lianzhu::notation::parse_pos;
 use lianzhu::rules::{self, Board};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
@@ -118,6 +119,16 @@ fn fixture_vcfs() -> Vec<FixtureVcf> {
     out
 }
 
+/// A VCF found by the exact search on the position within `max_nodes` nodes and 60 fours.
+fn quick(b: &Board, rule: Rule, attacker: Color, max_nodes: u64) -> bool {
+    let limits = VcfLimits {
+        max_nodes,
+        max_fours: 60,
+    };
+    let r = vcf::prove(&mut EvalBoard::new(b, rule), attacker, limits);
+    matches!(r.outcome, VcfOutcome::Win(_))
+}
+
 #[test]
 fn fixture_lines_replay_and_the_prover_agrees() {
     let all = fixture_vcfs();
@@ -125,7 +136,7 @@ fn fixture_lines_replay_and_the_prover_agrees() {
     for f in &all {
         let (b, rule, attacker) = (&f.board, f.rule, f.attacker);
         let r = vcf::solve(b, rule, attacker, VcfLimits::default());
-        let quick = vcf::has_vcf_quick(b, rule, attacker, 100_000);
+        let quick = quick(b, rule, attacker, 100_000);
         if f.vcf {
             // The record's own line is a proof...
             verify_vcf_line(b, rule, attacker, &f.line)
@@ -299,12 +310,12 @@ fn caro_four_with_two_defences_needs_both_refuted() {
     if let VcfOutcome::Win(line) = &r.outcome {
         verify_vcf_line(&b, Rule::Caro, Color::Black, line).unwrap();
     }
-    let mut tb = lianzhu::threat::ThreatBoard::new(&b, Rule::Caro, Color::Black);
+    let mut pos = EvalBoard::new(&b, Rule::Caro);
     let g8 = parse_pos("g8").unwrap();
-    tb.place(g8, Color::Black);
-    let fives = tb.five_points_through(g8, Color::Black);
+    pos.make(g8);
+    let fives = lianzhu::threat::five_points_through(&pos, g8, Color::Black);
     assert_eq!(fives.as_slice(), &[parse_pos("h8").unwrap()]);
-    let defences = tb.defences(Color::Black, &fives);
+    let defences = lianzhu::threat::defences(&mut pos, Color::Black, &fives);
     assert_eq!(
         defences.as_slice(),
         &[parse_pos("h8").unwrap(), parse_pos("i8").unwrap()]
@@ -494,7 +505,16 @@ fn a_reused_prover_answers_like_fresh_ones() {
                 (other, _) => panic!("round {round}, {}: {other:?}", p.id),
             }
             // The quick probe stops at 60 fours, so it may miss the longest lines, never more.
-            let quick = prover.has_vcf_quick(&b, rule, attacker, PUZZLE_NODES);
+            let quick_limits = VcfLimits {
+                max_nodes: PUZZLE_NODES,
+                max_fours: 60,
+            };
+            let quick = matches!(
+                prover
+                    .prove(&mut EvalBoard::new(&b, rule), attacker, quick_limits)
+                    .outcome,
+                VcfOutcome::Win(_)
+            );
             let short = p.min_fours.is_some_and(|m| m <= 20);
             assert!(!quick || p.vcf == Some(true), "{}: false quick win", p.id);
             assert!(quick || !short, "{}: quick probe missed a short VCF", p.id);

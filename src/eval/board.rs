@@ -179,6 +179,25 @@ impl EvalBoard {
             .flat_map(move |y| (x0..=x1).map(move |x| Pos::new(x, y)))
     }
 
+    /// Every playable point of the candidate area widened by `margin` more points on each
+    /// side (so within distance `2 + margin` of the stones' bounding box), row by row; empty
+    /// before the first stone.
+    pub fn area(&self, margin: usize) -> impl Iterator<Item = Pos> + '_ {
+        let [x0, y0, x1, y1] = *self.area.last().expect("area of the start");
+        let (w, h) = (self.board.width(), self.board.height());
+        let (x0, y0) = (
+            (x0 as usize).saturating_sub(margin),
+            (y0 as usize).saturating_sub(margin),
+        );
+        let (x1, y1) = (
+            (x1 as usize + margin).min(w - 1),
+            (y1 as usize + margin).min(h - 1),
+        );
+        (y0..=y1.max(y0.saturating_sub(1)))
+            .filter(move |_| x0 <= x1)
+            .flat_map(move |y| (x0..=x1).map(move |x| Pos::new(x, y)))
+    }
+
     /// `rect` grown to cover the points within distance 2 of `p`, clipped to the board.
     fn grow(&self, rect: [u8; 4], p: Pos) -> [u8; 4] {
         let (w, h) = (self.board.width() as u8, self.board.height() as u8);
@@ -196,6 +215,21 @@ impl EvalBoard {
     #[inline]
     pub fn threat(&self, p: Pos, color: Color) -> CellThreat {
         CellThreat::from_u8(self.cells[p.index()].threat[color.index()])
+    }
+
+    /// The 20-bit line key of the playable point `p` along direction `dir` (0..4): the cells
+    /// at offsets -5..-1 and +1..+5 in the bit pairs of [`shift_of`], 0 empty, 1 black,
+    /// 2 white, 3 wall.
+    #[inline]
+    pub fn line_key(&self, p: Pos, dir: usize) -> u32 {
+        self.keys[p.index()][dir & 3]
+    }
+
+    /// True if `color` may not play the empty point `p`: a renju foul for black (see
+    /// [`EvalBoard::is_forbidden`]); never for white or under the other rules.
+    #[inline]
+    pub fn is_foul(&self, p: Pos, color: Color) -> bool {
+        self.rule.has_fouls(color) && self.is_forbidden(p)
     }
 
     /// The raw threat byte (class plus [`MAYBE_FOUL`]) of `color` at `p`.
@@ -297,7 +331,23 @@ impl EvalBoard {
     }
 
     /// Places a stone for the side to move at the empty point `p`.
+    #[inline]
     pub fn make(&mut self, p: Pos) {
+        self.make_with::<true>(p);
+    }
+
+    /// [`EvalBoard::make`] for the threat provers: keys, patterns, threat classes and their
+    /// counts are updated, the scores and ordering values are not. Until it is taken back
+    /// with [`EvalBoard::undo`] (which restores everything), [`EvalBoard::evaluate`] and
+    /// [`EvalBoard::cell_value`] read stale numbers; the threat state is exact.
+    #[inline]
+    pub fn make_threats(&mut self, p: Pos) {
+        self.make_with::<false>(p);
+    }
+
+    /// `make`, with the scores kept up to date if `SCORES`.
+    #[inline(always)]
+    fn make_with<const SCORES: bool>(&mut self, p: Pos) {
         let color = self.board.side_to_move();
         let i = p.index();
         self.frames.push(Frame {
@@ -321,10 +371,10 @@ impl EvalBoard {
         self.board.make(p);
         self.log.reserve(4 * 2 * 5);
         let code = color_code(color);
-        self.make_dir::<0>(i, code);
-        self.make_dir::<1>(i, code);
-        self.make_dir::<2>(i, code);
-        self.make_dir::<3>(i, code);
+        self.make_dir::<0, SCORES>(i, code);
+        self.make_dir::<1, SCORES>(i, code);
+        self.make_dir::<2, SCORES>(i, code);
+        self.make_dir::<3, SCORES>(i, code);
         self.add_near(p, 1);
         let rect = self.grow(*self.area.last().expect("area of the start"), p);
         self.area.push(rect);
@@ -442,26 +492,26 @@ impl EvalBoard {
     /// empty ones. The cells' contents come from the stone's own key, which holds its ten
     /// neighbours along the line.
     #[inline(always)]
-    fn make_dir<const DI: usize>(&mut self, i: usize, code: u32) {
+    fn make_dir<const DI: usize, const SCORES: bool>(&mut self, i: usize, code: u32) {
         assert!((REACH..CELLS - REACH).contains(&i), "stone off the board");
         let (base, key) = (i - REACH, self.keys[i][DI]);
-        let _ = self.make_step::<DI, -1>(base, key, code)
-            && self.make_step::<DI, -2>(base, key, code)
-            && self.make_step::<DI, -3>(base, key, code)
-            && self.make_step::<DI, -4>(base, key, code)
-            && self.make_step::<DI, -5>(base, key, code);
-        let _ = self.make_step::<DI, 1>(base, key, code)
-            && self.make_step::<DI, 2>(base, key, code)
-            && self.make_step::<DI, 3>(base, key, code)
-            && self.make_step::<DI, 4>(base, key, code)
-            && self.make_step::<DI, 5>(base, key, code);
+        let _ = self.make_step::<DI, -1, SCORES>(base, key, code)
+            && self.make_step::<DI, -2, SCORES>(base, key, code)
+            && self.make_step::<DI, -3, SCORES>(base, key, code)
+            && self.make_step::<DI, -4, SCORES>(base, key, code)
+            && self.make_step::<DI, -5, SCORES>(base, key, code);
+        let _ = self.make_step::<DI, 1, SCORES>(base, key, code)
+            && self.make_step::<DI, 2, SCORES>(base, key, code)
+            && self.make_step::<DI, 3, SCORES>(base, key, code)
+            && self.make_step::<DI, 4, SCORES>(base, key, code)
+            && self.make_step::<DI, 5, SCORES>(base, key, code);
     }
 
     /// One cell of [`EvalBoard::make_dir`], `OFF` steps from the stone; `base` is the
     /// stone's index minus [`REACH`], `key` its key along `DI`. False at a wall (the walk
     /// along this side stops).
     #[inline(always)]
-    fn make_step<const DI: usize, const OFF: isize>(
+    fn make_step<const DI: usize, const OFF: isize, const SCORES: bool>(
         &mut self,
         base: usize,
         key: u32,
@@ -478,7 +528,7 @@ impl EvalBoard {
             let entry = self.table.get_byte(new_key);
             let old = self.cells[q].entry[DI];
             if entry != old {
-                self.change::<DI>(q, old, entry);
+                self.change::<DI, SCORES>(q, old, entry);
             }
         }
         true
@@ -488,7 +538,7 @@ impl EvalBoard {
     /// `new`: logs the cell's state, then updates its line state, threat bytes and scores
     /// for the colours whose pattern changed (the counts only if the class changed).
     #[inline(always)]
-    fn change<const DI: usize>(&mut self, q: usize, old: u8, new: u8) {
+    fn change<const DI: usize, const SCORES: bool>(&mut self, q: usize, old: u8, new: u8) {
         self.log.push(self.cells[q]);
         self.cells[q].entry[DI] = new;
         for c in 0..2 {
@@ -504,17 +554,19 @@ impl EvalBoard {
             let combo = usize::from(cell.combo[c]);
             let t = self.table.combine_keyed(combo, c);
             let (class, old_class) = ((t & THREAT_MASK) as usize, cell.threat[c] & THREAT_MASK);
-            let (v, order) = self.tables.combo_value(combo, c);
             // Most changes are far from the stone and keep the class.
             if class != usize::from(old_class) {
                 self.counts[c][usize::from(old_class)] -= 1;
                 self.counts[c][class] += 1;
             }
-            self.value_sum[c][0] += v[0] - cell.value[c][0];
-            self.value_sum[c][1] += v[1] - cell.value[c][1];
             cell.threat[c] = t;
-            cell.value[c] = v;
-            cell.order[c] = order;
+            if SCORES {
+                let (v, order) = self.tables.combo_value(combo, c);
+                self.value_sum[c][0] += v[0] - cell.value[c][0];
+                self.value_sum[c][1] += v[1] - cell.value[c][1];
+                cell.value[c] = v;
+                cell.order[c] = order;
+            }
         }
     }
 

@@ -61,7 +61,7 @@ pub fn judge(board: &Board, p: Pos, color: Color, rule: Rule) -> MoveOutcome {
     if is_five(board, p, color, rule) {
         return MoveOutcome::Win;
     }
-    if rule == Rule::Renju && color == Color::Black {
+    if rule.has_fouls(color) {
         if let Some(f) = forbidden(board, p) {
             return MoveOutcome::Foul(f);
         }

@@ -11,11 +11,11 @@
 use super::history::History;
 use super::movegen::{self, Hints, NodeKind, ScoredMove};
 use super::params::*;
-use super::probe::{Probe, ProbeLimits};
 use super::time::Clock;
 use super::tt::{Bound, Tt};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
+use crate::threat::vcf::{VcfLimits, VcfProver};
 use crate::types::{Pos, Rule};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -88,7 +88,7 @@ pub(crate) struct Worker<'a> {
     unflushed: u64,
     history: History,
     frames: Vec<Frame>,
-    probe: Probe,
+    probe: VcfProver,
     /// Depth of the iteration being searched.
     root_depth: i32,
     /// The deepest ply a node of the iteration being searched has reached.
@@ -118,7 +118,7 @@ impl<'a> Worker<'a> {
                 };
                 MAX_PLY + 2
             ],
-            probe: Probe::default(),
+            probe: VcfProver::default(),
             root_depth: 0,
             seldepth: 0,
             root_moves: roots
@@ -458,11 +458,8 @@ impl<'a> Worker<'a> {
                     return s;
                 }
             }
-            const LIMITS: ProbeLimits = ProbeLimits {
-                nodes: PROBE_NODES,
-                fours: PROBE_FOURS,
-            };
-            if let Some(n) = self.probe.vcf(&mut self.eb, me, LIMITS) {
+            const LIMITS: VcfLimits = VcfLimits::leaf(PROBE_NODES, PROBE_FOURS);
+            if let Some(n) = self.probe.leaf(&mut self.eb, me, LIMITS) {
                 let s = mate_in(ply + n as usize);
                 let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
                 let tt = &self.shared.tt;
@@ -471,7 +468,7 @@ impl<'a> Worker<'a> {
             }
             if !(pv_node
                 && (ply as i32) < self.root_depth + THREAT_EXTENSION_PLIES
-                && self.probe.vcf(&mut self.eb, opp, LIMITS).is_some())
+                && self.probe.leaf(&mut self.eb, opp, LIMITS).is_some())
             {
                 let s = self.quiescence(alpha, beta, ply, QS_FOURS);
                 if !self.shared.aborted() {

@@ -1,8 +1,8 @@
 //! The search: [`Searcher::think`] chooses a move for the side to move.
 //!
 //! Layout: `alphabeta` (the per-thread PVS worker), `movegen` (threat-aware generation),
-//! `probe` (the cheap VCF probe of the leaves), `defence` (the last check of a move against
-//! the opponent's VCF), `tt` (shared lock-free table), `history`, `time` (the time manager),
+//! `defence` (the last check of a move against the opponent's VCF; the leaves' VCF probe is
+//! the prover's bounded call, [`crate::threat::vcf::VcfProver::leaf`]), `tt` (shared lock-free table), `history`, `time` (the time manager),
 //! `params` (every tunable). Lazy SMP: [`Limits::threads`] workers share the TT and the
 //! stop flags; the main worker alone reads the clock and reports.
 //!
@@ -18,7 +18,6 @@ mod defence;
 pub mod history;
 pub mod movegen;
 pub mod params;
-pub mod probe;
 pub mod time;
 pub mod tt;
 

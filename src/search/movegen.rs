@@ -17,7 +17,8 @@ use crate::eval::tables::{hand_cell, pcode_of, PCODES};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::{CellThreat, MAYBE_FOUL, THREAT_MASK};
 use crate::rules::tables::{self, COMBINE_KEYS};
-use crate::types::{Color, Pos, Rule, DIRECTIONS};
+pub use crate::threat::{has_winning_point, has_winning_threat, line_points};
+use crate::types::{Color, Pos, Rule};
 
 /// A candidate move with its ordering score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,33 +129,6 @@ fn foulish(eb: &EvalBoard, p: Pos) -> bool {
     t & MAYBE_FOUL != 0 || CellThreat::from_u8(t) == CellThreat::Forbidden
 }
 
-/// True if `color` has a winning four point (live four or double four) that it may play.
-pub fn has_winning_point(eb: &EvalBoard, color: Color) -> bool {
-    let n = eb.count(color, CellThreat::Flex4) + eb.count(color, CellThreat::Block4x2);
-    if n == 0 {
-        return false;
-    }
-    if eb.rule() != Rule::Renju || color == Color::White {
-        return true;
-    }
-    eb.playable()
-        .iter()
-        .any(|&p| eb.threat(p, color).is_winning() && eb.board().is_empty(p) && !eb.is_forbidden(p))
-}
-
-/// True if `color`, to move, wins in five plies through a four-three or a double three
-/// because the opponent cannot make a four at all: the opponent must block the four (or one
-/// three) with a stone on that line, and the other three becomes a live four. Not used for
-/// black under renju (the live-four point may be a foul). The caller has checked that the
-/// opponent has no five point.
-pub fn has_winning_threat(eb: &EvalBoard, color: Color) -> bool {
-    if eb.rule() == Rule::Renju && color == Color::Black {
-        return false;
-    }
-    eb.count(color, CellThreat::Block4Flex3) + eb.count(color, CellThreat::Flex3x2) > 0
-        && eb.count_at_least(color.opponent(), CellThreat::Block4) == 0
-}
-
 /// The four (threat class `least` or better) `me` makes at `p`, if `p` is empty and `me` may
 /// play there, scored for ordering.
 #[inline]
@@ -178,18 +152,6 @@ pub fn fours(eb: &EvalBoard, me: Color, least: CellThreat, out: &mut Vec<ScoredM
     out.clear();
     out.extend(eb.candidates().filter_map(|p| four_at(eb, me, least, p)));
     out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
-}
-
-/// The points on the four lines through `p` within 4 cells, `p` excluded, line by line
-/// (off-board points included: they read as walls).
-#[inline]
-pub fn line_points(p: Pos) -> [Pos; 32] {
-    let mut out = [p; 32];
-    for (i, q) in out.iter_mut().enumerate() {
-        let step = (i % 8) as isize - 4;
-        *q = p.offset(DIRECTIONS[i / 8], if step >= 0 { step + 1 } else { step });
-    }
-    out
 }
 
 /// Fills `out` with the points on the four lines through `p` (within 4 cells) where `me`

@@ -43,7 +43,7 @@ pub const QS_FOURS: u32 = 4;
 /// The least threat class of a four the quiescence search plays (a four-three or better).
 pub const QS_MIN_THREAT: CellThreat = CellThreat::Block4Flex3;
 
-/// Attacker fours the leaf VCF probe ([`super::probe`]) tries in all.
+/// Attacker fours the leaf VCF probe ([`crate::threat::vcf::VcfProver::leaf`]) tries in all.
 pub const PROBE_NODES: u32 = 32;
 /// Most attacker fours in one line of the leaf probe.
 pub const PROBE_FOURS: u32 = 16;

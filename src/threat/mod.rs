@@ -1,33 +1,40 @@
 //! Threat-space solvers: an exact VCF prover ([`vcf`]) and a node-bounded VCT prover
 //! ([`vct`]), plus the shared machinery they stand on.
 //!
-//! [`ThreatBoard`] wraps a [`Board`] with incremental counts of each colour's stones in every
-//! five-cell window ("line window") of the board, so the points where a colour makes a five or a
-//! four can be listed by scanning windows instead of trying every empty point.
+//! Both provers run on the search's incremental position, [`EvalBoard`], with make/undo: its
+//! per-cell threat classes say where a colour makes a five ([`CellThreat::Five`]) or a four
+//! (a class of at least [`CellThreat::Block4`]), so five and four points are read, not
+//! searched for. The helpers here are the prover's whole view of the position.
 //!
 //! Invariants:
-//! - `count[w][c]` is the number of stones of colour `c` in window `w` (a window is a start
-//!   point and a direction; it holds the start and the next four points along the direction).
-//!   Only windows whose five points are all on the board are ever read.
-//! - Window scans only *propose* points; every claim ("this is a five", "this is a four") is
-//!   confirmed with [`rules::is_five`] under the rule in force, so overlines (standard, renju)
-//!   and caro's blocked fives are handled by the rules layer, never re-implemented here.
+//! - Every claim ("this is a five", "this is a four") comes from the position's pattern
+//!   tables, which are built from the rules layer's classifier and checked against it in
+//!   tests; overlines (standard, renju) and caro's blocked fives are handled there, never
+//!   re-implemented here. A claimed VCF line is replayed on a plain [`Board`] by
+//!   [`verify_vcf_line`], which shares no code with the prover.
+//! - Every helper leaves the position as it found it (stones, side to move, hash). The
+//!   provers play with [`EvalBoard::make_threats`] (the threat state only; the scores are
+//!   stale until the stone is taken back), except the leaf call, whose move order reads the
+//!   cells' ordering values and so plays full makes.
 //! - No result depends on hash-map iteration order: candidate lists are sorted with
 //!   [`Pos`] order as the final tie-break.
 //!
-//! The API for the search (all pure functions of the position; no global state):
-//! - [`vcf::solve`]`(board, rule, attacker, VcfLimits) -> VcfResult { outcome, nodes }` with
-//!   `outcome` = `Win(line)` (replayed and checked), `NoWin` (proven: no VCF at any length)
-//!   or `Unknown` (node or length limit). [`vcf::VcfResult::mate_plies`] is the line length
+//! The API (all pure functions of the position; no global state):
+//! - [`vcf::prove`]`(pos, attacker, VcfLimits) -> VcfResult { outcome, nodes }` on a
+//!   position with `outcome` = `Win(line)`, `NoWin` (proven: no VCF at any length) or
+//!   `Unknown` (node or length limit). [`vcf::VcfResult::mate_plies`] is the line length
 //!   (the five included) for a mate score; [`vcf::VcfResult::first_move`] the move to play.
-//! - [`vcf::has_vcf_quick`]`(board, rule, attacker, max_nodes) -> bool` for leaf probes.
+//! - [`vcf::solve`]`(board, rule, attacker, VcfLimits)`: the same from a plain board, with
+//!   the line of a win replayed and checked.
+//! - [`vcf::VcfProver::leaf`]: the same search bounded for the search's leaves (a few dozen
+//!   fours, fours that build on the previous one), on the search's own position.
 //! - [`vcf::defences`]`(board, rule, limits) -> Option<Vec<Pos>>`: at the root, when the
 //!   opponent has a VCF, the moves after which it is gone (a superset: limit hits count).
-//! - [`vcf::VcfProver`]: the same calls on a reusable object (one per search thread) that
+//! - [`vcf::VcfProver`]: these calls on a reusable object (one per search thread) that
 //!   keeps its buffers and its table of proven fails between calls.
 //! - [`vct::solve`], same shape as [`vcf::solve`], for continuous threats (fours and threes).
 //!
-//! The attacker need not be `board.side_to_move()`: the prover treats `attacker` as to move.
+//! The attacker need not be the side to move: the prover treats `attacker` as to move.
 //!
 //! A winning line is a `Vec<Pos>` of alternating attacker and defender moves that ends with
 //! the attacker's five. [`Pos::NONE`] stands for a defender move that cannot stop the five
@@ -36,311 +43,212 @@
 pub mod vcf;
 pub mod vct;
 
-use crate::rules::{self, Board, Cell};
-use crate::types::{Color, Pos, Rule, CELLS, DIRECTIONS};
+use crate::eval::EvalBoard;
+use crate::rules::pattern::{shift_of, CellThreat, LinePattern};
+use crate::rules::{self, Board};
+use crate::types::{Color, Pos, Rule, DIRECTIONS};
 use smallvec::SmallVec;
 
 /// A short list of points (five points, defences): rarely more than four.
 pub type Points = SmallVec<[Pos; 4]>;
 
-/// A board plus per-window stone counts, for fast five and four detection.
-#[derive(Clone)]
-pub struct ThreatBoard {
-    board: Board,
-    rule: Rule,
-    /// `count[dir * CELLS + start]` = stones of (black, white) in that window.
-    count: Vec<[u8; 2]>,
-    /// Per colour, a box (x0, y0, x1, y1) holding every stone of that colour placed so far
-    /// (it never shrinks on undo, so it is always a superset).
-    bbox: [Option<(usize, usize, usize, usize)>; 2],
-    /// Marks for de-duplicating candidate points: `mark[p] == stamp` means seen.
-    mark: Vec<u32>,
-    stamp: u32,
+/// The points on the four lines through `p` within 4 cells, `p` excluded, line by line
+/// (off-board points included: they read as walls).
+#[inline]
+pub fn line_points(p: Pos) -> [Pos; 32] {
+    let mut out = [p; 32];
+    for (i, q) in out.iter_mut().enumerate() {
+        let step = (i % 8) as isize - 4;
+        *q = p.offset(DIRECTIONS[i / 8], if step >= 0 { step + 1 } else { step });
+    }
+    out
 }
 
-impl ThreatBoard {
-    /// Wraps a copy of `board` with `to_move` to move.
-    pub fn new(board: &Board, rule: Rule, to_move: Color) -> ThreatBoard {
-        let mut b = board.clone();
-        b.set_side_to_move(to_move);
-        let mut tb = ThreatBoard {
-            board: b,
-            rule,
-            count: vec![[0, 0]; 4 * CELLS],
-            bbox: [None, None],
-            mark: vec![0; CELLS],
-            stamp: 0,
-        };
-        for &(p, c) in board.history() {
-            tb.add(p, c, 1);
+/// The points where `color` makes five on the lines through the stone `p` (within 4 cells),
+/// in [`Pos`] order. After a stone of `color` at `p` these are all the five points it made.
+pub fn five_points_through(pos: &EvalBoard, p: Pos, color: Color) -> Points {
+    five_points_on(pos, p, color, 0b1111)
+}
+
+/// [`five_points_through`] on the lines through `p` whose bit is set in `dirs` (bit `d` for
+/// direction `d`).
+pub fn five_points_on(pos: &EvalBoard, p: Pos, color: Color, dirs: u8) -> Points {
+    let mut out = Points::new();
+    // The scan stops once it has every five point of `color` on the board.
+    let all = pos.count(color, CellThreat::Five) as usize;
+    if all == 0 {
+        return out;
+    }
+    let points = line_points(p);
+    for (d, line) in points.chunks_exact(8).enumerate() {
+        if dirs & (1 << d) == 0 {
+            continue;
         }
-        tb
-    }
-
-    /// Makes this a copy of `board` with `to_move` to move, reusing the buffers. The counts
-    /// are cleared stone by stone, so the cost is proportional to the stones, not the grid.
-    pub fn reset(&mut self, board: &Board, rule: Rule, to_move: Color) {
-        let old: Vec<(Pos, Color)> = self.board.history().to_vec();
-        for (p, c) in old {
-            self.add(p, c, -1);
-        }
-        self.board.clone_from(board);
-        self.board.set_side_to_move(to_move);
-        self.rule = rule;
-        self.bbox = [None, None];
-        for &(p, c) in board.history() {
-            self.add(p, c, 1);
-        }
-    }
-
-    /// The board.
-    #[inline]
-    pub fn board(&self) -> &Board {
-        &self.board
-    }
-
-    /// The rule in force.
-    #[inline]
-    pub fn rule(&self) -> Rule {
-        self.rule
-    }
-
-    fn add(&mut self, p: Pos, c: Color, delta: i8) {
-        if delta > 0 {
-            let (x, y) = (p.x(), p.y());
-            let b = self.bbox[c.index()].get_or_insert((x, y, x, y));
-            *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
-        }
-        for (d, &dir) in DIRECTIONS.iter().enumerate() {
-            for k in 0..5 {
-                let s = p.offset(dir, -k).index();
-                let slot = &mut self.count[d * CELLS + s][c.index()];
-                *slot = (*slot as i8 + delta) as u8;
-            }
-        }
-    }
-
-    /// Places a stone of `color` at the empty point `p`.
-    #[inline]
-    pub fn place(&mut self, p: Pos, color: Color) {
-        self.board.place(p, color);
-        self.add(p, color, 1);
-    }
-
-    /// Passes the turn without a stone (a defender that cannot stop a five).
-    #[inline]
-    pub fn pass(&mut self) {
-        let next = self.board.side_to_move().opponent();
-        self.board.set_side_to_move(next);
-    }
-
-    /// Takes back the last stone.
-    #[inline]
-    pub fn undo(&mut self) {
-        let (p, c) = self.board.undo().expect("a stone to take back");
-        self.add(p, c, -1);
-    }
-
-    #[inline]
-    fn window(&self, d: usize, start: usize) -> [u8; 2] {
-        self.count[d * CELLS + start]
-    }
-
-    #[inline]
-    fn window_valid(&self, d: usize, start: Pos) -> bool {
-        let dir = DIRECTIONS[d];
-        self.board.cell(start) != Cell::Wall && self.board.cell(start.offset(dir, 4)) != Cell::Wall
-    }
-
-    fn next_stamp(&mut self) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.iter_mut().for_each(|m| *m = 0);
-            self.stamp = 1;
-        }
-        self.stamp
-    }
-
-    /// True if `color` at the empty point `p` completes a winning line.
-    #[inline]
-    pub fn is_five(&self, p: Pos, color: Color) -> bool {
-        rules::is_five(&self.board, p, color, self.rule)
-    }
-
-    /// True if black may not play `p` (renju only; always false otherwise or for white).
-    #[inline]
-    pub fn is_foul(&self, p: Pos, color: Color) -> bool {
-        self.rule == Rule::Renju
-            && color == Color::Black
-            && rules::forbidden(&self.board, p).is_some()
-    }
-
-    /// The points where `color` completes a winning line with a five that contains `p`
-    /// (`p` holds a stone of `color`), in [`Pos`] order.
-    pub fn five_points_through(&self, p: Pos, color: Color) -> Points {
-        let mut out = Points::new();
-        let (me, opp) = (color.index(), color.opponent().index());
-        for (d, &dir) in DIRECTIONS.iter().enumerate() {
-            for k in 0..5 {
-                let start = p.offset(dir, -k);
-                let w = self.window(d, start.index());
-                if w[me] == 4 && w[opp] == 0 && self.window_valid(d, start) {
-                    let e = self.gap_of_four(start, dir);
-                    if !out.contains(&e) && self.is_five(e, color) {
-                        out.push(e);
-                    }
-                }
-            }
-        }
-        out.sort_unstable();
-        out
-    }
-
-    /// The one empty point of the five-cell window from `start` along `dir` that holds four
-    /// stones of one colour.
-    fn gap_of_four(&self, start: Pos, dir: isize) -> Pos {
-        (0..5)
-            .map(|i| start.offset(dir, i))
-            .find(|&q| self.board.is_empty(q))
-            .expect("a window with four stones has one empty point")
-    }
-
-    /// Every point where `color` completes a winning line, in [`Pos`] order.
-    pub fn five_points(&self, color: Color) -> Points {
-        let mut out = Points::new();
-        for (d, start) in self.matching_windows(color, 4) {
-            let e = self.gap_of_four(start, DIRECTIONS[d]);
-            if !out.contains(&e) && self.is_five(e, color) {
-                out.push(e);
-            }
-        }
-        out.sort_unstable();
-        out
-    }
-
-    /// Empty points lying in a window that holds `stones` stones of `color` and none of the
-    /// opponent (so `stones == 3` proposes every point that may make a four). Unsorted, no
-    /// duplicates; the caller checks each one.
-    pub fn window_points(&mut self, color: Color, stones: u8, out: &mut Vec<Pos>) {
-        let stamp = self.next_stamp();
-        for (d, start) in self.matching_windows(color, stones) {
-            for k in 0..5 {
-                let q = start.offset(DIRECTIONS[d], k);
-                if self.board.is_empty(q) && self.mark[q.index()] != stamp {
-                    self.mark[q.index()] = stamp;
-                    out.push(q);
+        for &q in line {
+            if pos.threat(q, color) == CellThreat::Five && pos.board().is_empty(q) {
+                out.push(q);
+                if out.len() == all {
+                    out.sort_unstable();
+                    return out;
                 }
             }
         }
     }
+    out.sort_unstable();
+    out
+}
 
-    /// Every on-board window (direction index, start) holding exactly `stones` stones of
-    /// `color` and none of the opponent, found by scanning window starts inside the colour's
-    /// bounding box widened by 4.
-    fn matching_windows(&self, color: Color, stones: u8) -> SmallVec<[(usize, Pos); 16]> {
-        let (me, opp) = (color.index(), color.opponent().index());
-        let mut out = SmallVec::new();
-        let Some((x0, y0, x1, y1)) = self.bbox[me] else {
-            return out;
-        };
-        let (w, h) = (self.board.width(), self.board.height());
-        for y in y0.saturating_sub(4)..=y1.min(h - 1) {
-            let row = Pos::new(0, y).index();
-            for x in x0.saturating_sub(4)..=(x1 + 4).min(w - 1) {
-                let s = row + x;
-                for d in 0..4 {
-                    let c = self.count[d * CELLS + s];
-                    if c[me] == stones && c[opp] == 0 && self.window_valid(d, Pos::from_index(s)) {
-                        out.push((d, Pos::from_index(s)));
-                    }
+/// The directions (bit `d` for direction `d`) along which `color` at the empty point `p`
+/// makes a four or a five: the lines that hold the five points the stone will make.
+#[inline]
+pub fn four_dirs(pos: &EvalBoard, p: Pos, color: Color) -> u8 {
+    (0..4)
+        .filter(|&d| pos.pattern(p, color, d) >= LinePattern::Block4)
+        .fold(0, |m, d| m | 1 << d)
+}
+
+/// Every point where `color` makes five, in [`Pos`] order.
+pub fn five_points(pos: &EvalBoard, color: Color) -> Points {
+    let all = pos.count(color, CellThreat::Five) as usize;
+    if all == 0 {
+        return Points::new();
+    }
+    pos.candidates()
+        .filter(|&q| pos.board().is_empty(q) && pos.threat(q, color) == CellThreat::Five)
+        .take(all)
+        .collect()
+}
+
+/// How many five-cell windows through the empty point `p` hold exactly three, and exactly
+/// two, stones of `color` and none of the opponent (nor the edge): a cheap measure of the
+/// fours and threes `p` builds for `color`. Read from the position's line keys.
+pub fn windows_through(pos: &EvalBoard, p: Pos, color: Color) -> (u32, u32) {
+    let me = crate::rules::tables::color_code(color);
+    let (mut threes, mut twos) = (0, 0);
+    for dir in 0..4 {
+        let key = pos.line_key(p, dir);
+        // Bit i is the cell at offset i - 4 (i = 4 is `p`, empty).
+        let (mut own, mut blocked) = (0u32, 0u32);
+        for (i, off) in [
+            (0, -4),
+            (1, -3),
+            (2, -2),
+            (3, -1),
+            (5, 1),
+            (6, 2),
+            (7, 3),
+            (8, 4),
+        ] {
+            match (key >> shift_of(off)) & 3 {
+                0 => {}
+                c if c == me => own |= 1 << i,
+                _ => blocked |= 1 << i,
+            }
+        }
+        for s in 0..5 {
+            let window = 0x1f << s;
+            if blocked & window == 0 {
+                match (own & window).count_ones() {
+                    3 => threes += 1,
+                    2 => twos += 1,
+                    _ => {}
                 }
             }
         }
-        out
     }
+    (threes, twos)
+}
 
-    /// How many windows through the empty point `p` hold `stones` stones of `color` and none
-    /// of the opponent (a cheap measure of how much `p` does for `color`).
-    pub fn windows_through(&self, p: Pos, color: Color, stones: u8) -> u32 {
-        let (me, opp) = (color.index(), color.opponent().index());
-        let mut n = 0;
-        for (d, &dir) in DIRECTIONS.iter().enumerate() {
-            for k in 0..5 {
-                let start = p.offset(dir, -k);
-                let w = self.window(d, start.index());
-                if w[me] == stones && w[opp] == 0 && self.window_valid(d, start) {
-                    n += 1;
+/// The defender's moves that stop every one of the attacker's five points `fives` (all of
+/// them, non-empty), legal for the defender, in [`Pos`] order. Empty means the attacker
+/// wins. The defender is the side to move and has no five of its own.
+///
+/// Where a five cannot be blocked at its ends a defender stone stops a five only by standing
+/// on its point, so there is a defence only when there is a single five point. In caro a
+/// stone at the far end of a five can also block it at both ends, so every point near the
+/// fives is tried.
+pub fn defences(pos: &mut EvalBoard, attacker: Color, fives: &[Pos]) -> Points {
+    let defender = attacker.opponent();
+    let mut out = Points::new();
+    if !pos.rule().five_blockable() {
+        if fives.len() == 1 && !pos.is_foul(fives[0], defender) {
+            out.push(fives[0]);
+        }
+        return out;
+    }
+    let mut cands: Vec<Pos> = Vec::new();
+    for &f in fives {
+        for &dir in &DIRECTIONS {
+            for k in -5..=5 {
+                let q = f.offset(dir, k);
+                if pos.board().is_empty(q) && !cands.contains(&q) {
+                    cands.push(q);
                 }
             }
         }
-        n
     }
-
-    /// The defender's moves that stop every one of the attacker's five points `fives` (all
-    /// of them, non-empty), legal for the defender, in [`Pos`] order. Empty means the
-    /// attacker wins. The defender is the side to move and has no five of its own.
-    ///
-    /// Outside caro a defender stone stops a five only by standing on its point, so there is
-    /// a defence only when there is a single five point. In caro a stone at the far end of a
-    /// five can also block it at both ends, so every point near the fives is tried.
-    pub fn defences(&mut self, attacker: Color, fives: &[Pos]) -> Points {
-        let defender = attacker.opponent();
-        let mut out = Points::new();
-        match self.rule {
-            Rule::Caro | Rule::CaroExact => {
-                let mut cands: Vec<Pos> = Vec::new();
-                for &f in fives {
-                    for &dir in &DIRECTIONS {
-                        for k in -5..=5 {
-                            let q = f.offset(dir, k);
-                            if self.board.is_empty(q) && !cands.contains(&q) {
-                                cands.push(q);
-                            }
-                        }
-                    }
-                }
-                cands.sort_unstable();
-                for q in cands {
-                    self.place(q, defender);
-                    let stops = fives
-                        .iter()
-                        .all(|&f| !self.board.is_empty(f) || !self.is_five(f, attacker));
-                    self.undo();
-                    if stops {
-                        out.push(q);
-                    }
-                }
-            }
-            _ => {
-                if fives.len() == 1 && !self.is_foul(fives[0], defender) {
-                    out.push(fives[0]);
-                }
-            }
-        }
-        out
-    }
-
-    /// For a won four (no defence): a defender move to show in the line (a legal move on a
-    /// five point if there is one, else [`Pos::NONE`]) and the attacker's five after it.
-    pub fn finish(&mut self, attacker: Color, fives: &[Pos]) -> (Pos, Pos) {
-        let defender = attacker.opponent();
-        let reply = fives
+    cands.sort_unstable();
+    for q in cands {
+        pos.make_threats(q);
+        let stops = fives
             .iter()
-            .copied()
-            .find(|&f| !self.is_foul(f, defender))
-            .unwrap_or(Pos::NONE);
-        if reply.is_none() {
-            return (Pos::NONE, fives[0]);
+            .all(|&f| pos.threat(f, attacker) != CellThreat::Five);
+        pos.undo();
+        if stops {
+            out.push(q);
         }
-        self.place(reply, defender);
-        let five = fives
-            .iter()
-            .copied()
-            .find(|&f| self.board.is_empty(f) && self.is_five(f, attacker))
-            .expect("a won four keeps a five after any reply");
-        self.undo();
-        (reply, five)
     }
+    out
+}
+
+/// For a won four (no defence; the defender to move): a defender move to show in the line (a
+/// legal move on a five point if there is one, else [`Pos::NONE`]) and the attacker's five
+/// after it.
+pub fn finish(pos: &mut EvalBoard, attacker: Color, fives: &[Pos]) -> (Pos, Pos) {
+    let defender = attacker.opponent();
+    let reply = fives
+        .iter()
+        .copied()
+        .find(|&f| !pos.is_foul(f, defender))
+        .unwrap_or(Pos::NONE);
+    if reply.is_none() {
+        return (Pos::NONE, fives[0]);
+    }
+    pos.make_threats(reply);
+    let five = fives
+        .iter()
+        .copied()
+        .find(|&f| pos.board().is_empty(f) && pos.threat(f, attacker) == CellThreat::Five)
+        .expect("a won four keeps a five after any reply");
+    pos.undo();
+    (reply, five)
+}
+
+/// True if `color` has a winning four point (live four or double four) that it may play.
+pub fn has_winning_point(pos: &EvalBoard, color: Color) -> bool {
+    let n = pos.count(color, CellThreat::Flex4) + pos.count(color, CellThreat::Block4x2);
+    if n == 0 {
+        return false;
+    }
+    if !pos.rule().has_fouls(color) {
+        return true;
+    }
+    pos.playable().iter().any(|&p| {
+        pos.threat(p, color).is_winning() && pos.board().is_empty(p) && !pos.is_forbidden(p)
+    })
+}
+
+/// True if `color`, to move, wins in five plies through a four-three or a double three
+/// because the opponent cannot make a four at all: the opponent must block the four (or one
+/// three) with a stone on that line, and the other three becomes a live four. Not used for
+/// black under renju (the live-four point may be a foul). The caller has checked that the
+/// opponent has no five point.
+pub fn has_winning_threat(pos: &EvalBoard, color: Color) -> bool {
+    if pos.rule().has_fouls(color) {
+        return false;
+    }
+    pos.count(color, CellThreat::Block4Flex3) + pos.count(color, CellThreat::Flex3x2) > 0
+        && pos.count_at_least(color.opponent(), CellThreat::Block4) == 0
 }
 
 /// Replays a claimed VCF line from scratch with the plain rules functions (no code shared with
@@ -403,8 +311,7 @@ pub fn verify_vcf_line(
                     continue;
                 }
             } else {
-                let caro = matches!(rule, Rule::Caro | Rule::CaroExact);
-                if !defences.contains(&m) || (!caro && defences.len() != 1) {
+                if !defences.contains(&m) || (!rule.five_blockable() && defences.len() != 1) {
                     return Err(format!(
                         "defender move {i} ({}) is not the forced block",
                         name(m)
@@ -423,8 +330,7 @@ pub fn verify_vcf_line(
 /// Every legal defender point after which the attacker has no five point (brute force).
 fn brute_defences(b: &mut Board, rule: Rule, attacker: Color, fives: &[Pos]) -> Vec<Pos> {
     let defender = attacker.opponent();
-    let caro = matches!(rule, Rule::Caro | Rule::CaroExact);
-    let cands: Vec<Pos> = if caro {
+    let cands: Vec<Pos> = if rule.five_blockable() {
         b.empty_points().collect()
     } else {
         fives.to_vec()

@@ -1,4 +1,5 @@
-//! VCF (victory by continuous fours): an exact prover for either side under every rule.
+//! VCF (victory by continuous fours): an exact prover for either side under every rule, and
+//! the same search bounded for the search's leaves.
 //!
 //! The attacker plays only moves that make a four (or a five); the defender's replies are the
 //! moves that stop every five (outside caro: the single block; in caro also the far-end blocks,
@@ -7,28 +8,62 @@
 //! points wins. Under renju, black's fours may not be forbidden points, and a black defender
 //! whose only block is forbidden loses (the line shows `--`, then white's five).
 //!
-//! Search: depth-first with iterative deepening on the number of attacker fours (one at a time
-//! up to 12, then unbounded), so short lines come out shortest; fours are tried nearest the
-//! attacker's last four first, then by how many fours and threes they build; a transposition table (keyed by the board hash, attacker to move) remembers
-//! "no VCF within d fours", with `u32::MAX` meaning "none at any length". The table only ever
-//! prunes, so a hash collision can hide a win but never invent one; on top of that every line
-//! is replayed by [`super::verify_vcf_line`] before [`solve`] reports a win.
+//! The search runs on the search's own position ([`EvalBoard`]) with make/undo: four points
+//! are the cells whose threat class is at least [`CellThreat::Block4`], five points the cells
+//! of class [`CellThreat::Five`], and the position is restored exactly after every call.
+//!
+//! Two ways to call the one search:
+//! - *Exact* ([`prove`], [`solve`], [`VcfProver::prove`]): depth-first with iterative
+//!   deepening on the number of attacker fours (one at a time up to 12, then unbounded), so
+//!   short lines come out shortest; fours are tried nearest the attacker's last four first,
+//!   then by how many fours and threes they build; a transposition table (keyed by the board
+//!   hash, attacker to move) remembers "no VCF within d fours", with `u32::MAX` meaning "none
+//!   at any length". The table only ever prunes, so a hash collision can hide a win but never
+//!   invent one; on top of that [`solve`] replays every line with
+//!   [`super::verify_vcf_line`] before it reports a win.
+//! - *Leaf* ([`VcfProver::leaf`]), for the search's horizon: one pass of at most
+//!   `max_fours` fours in a line and `max_nodes` fours tried in all, no table, no line kept.
+//!   It tries only fours that build more than a bare four (class [`CellThreat::Block4Plus`]
+//!   or better: after the block of a bare four the line is dead), at the first four anywhere
+//!   and after it only on the lines of the previous four, strongest class first, then by the
+//!   cell's ordering value. It also stops at the static wins ([`super::has_winning_point`]:
+//!   a live or double four point; [`super::has_winning_threat`]: a four-three or double three
+//!   against a defender that cannot make a four). Caro is never searched there.
 //!
 //! Invariants of the recursion: at an attacker node the attacker has no five point (it would
 //! have won at the parent) and the defender has at most one, passed down as `threat`; at a
-//! defender node the defender has no five point (the attacker's stone only removes them).
+//! defender node the defender has no five point (the attacker's stone only removes them). A
+//! leaf answer `Some(plies)` is a real forced win (every defender reply in it was forced).
 
-use super::{verify_vcf_line, Points, Table, ThreatBoard};
-use crate::rules::Board;
+use super::{
+    defences as blocks, finish, five_points, five_points_on, five_points_through, four_dirs,
+    has_winning_point, has_winning_threat, line_points, verify_vcf_line, windows_through, Points,
+    Table,
+};
+use crate::eval::EvalBoard;
+use crate::rules::pattern::CellThreat;
+use crate::rules::{zobrist, Board};
 use crate::types::{Color, Pos, Rule};
 
 /// Limits for one VCF search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VcfLimits {
-    /// Attacker nodes to visit at most; reaching it gives [`VcfOutcome::Unknown`].
+    /// Attacker nodes to visit at most (in a leaf call: attacker fours tried); reaching it
+    /// gives [`VcfOutcome::Unknown`].
     pub max_nodes: u64,
     /// Most attacker fours in a line (the final unstoppable four counts, the five does not).
     pub max_fours: u32,
+}
+
+impl VcfLimits {
+    /// The limits of a leaf call ([`VcfProver::leaf`]): `fours_tried` fours in all, at most
+    /// `fours` in a line.
+    pub const fn leaf(fours_tried: u32, fours: u32) -> VcfLimits {
+        VcfLimits {
+            max_nodes: fours_tried as u64,
+            max_fours: fours,
+        }
+    }
 }
 
 impl Default for VcfLimits {
@@ -80,7 +115,8 @@ impl VcfResult {
     }
 }
 
-/// Searches a VCF for `attacker` (who is to move, whatever `board.side_to_move()` says).
+/// Searches a VCF for `attacker` (who is to move, whatever `board.side_to_move()` says) on
+/// a position built from `board` under `rule`.
 ///
 /// A returned win has been replayed and checked by [`super::verify_vcf_line`]; should that
 /// check ever fail, the answer is [`VcfOutcome::Unknown`] instead.
@@ -88,11 +124,10 @@ pub fn solve(board: &Board, rule: Rule, attacker: Color, limits: VcfLimits) -> V
     VcfProver::new().solve(board, rule, attacker, limits)
 }
 
-/// True if the prover finds a VCF for `attacker` within `max_nodes` nodes. Cheap enough for
-/// search leaves; "false" means "none found", not "none exists". Wins are not replayed.
-/// [`VcfProver::has_vcf_quick`] does the same without allocating.
-pub fn has_vcf_quick(board: &Board, rule: Rule, attacker: Color, max_nodes: u64) -> bool {
-    VcfProver::new().has_vcf_quick(board, rule, attacker, max_nodes)
+/// Searches a VCF for `attacker` on `pos` (restored on return), without the replay check of
+/// [`solve`]: for the search and for callers that replay lines themselves.
+pub fn prove(pos: &mut EvalBoard, attacker: Color, limits: VcfLimits) -> VcfResult {
+    VcfProver::new().prove(pos, attacker, limits)
 }
 
 /// For the side to move, whose opponent may have a VCF: `None` if the opponent has no VCF
@@ -115,14 +150,14 @@ pub fn defences(
     let us = board.side_to_move();
     let them = us.opponent();
     let mut prover = VcfProver::new();
-    let first = prover.search(board, rule, them, detect);
+    let mut pos = EvalBoard::new(board, rule);
+    let first = prover.prove(&mut pos, them, detect);
     let VcfOutcome::Win(line) = first.outcome else {
         return None;
     };
-    let mut b = board.clone();
     let mut moves: Vec<(u8, Pos)> = board
         .empty_points()
-        .filter(|&m| crate::rules::is_legal(board, m, us, rule))
+        .filter(|&m| !pos.is_foul(m, us))
         .map(|m| {
             let near_line = line
                 .iter()
@@ -131,7 +166,7 @@ pub fn defences(
                 .unwrap_or(usize::MAX);
             let tier = match near_line {
                 0 => 0,
-                _ if makes_four(&mut b, m, us, rule) => 1,
+                _ if pos.threat(m, us).is_four_or_better() => 1,
                 1 => 2,
                 _ => 3,
             };
@@ -142,21 +177,21 @@ pub fn defences(
     let mut budget = detect.max_nodes.saturating_mul(DEFENCE_BUDGET);
     let mut out = Vec::new();
     for (_, m) in moves {
-        if budget == 0 || crate::rules::is_five(&b, m, us, rule) {
+        if budget == 0 || pos.threat(m, us) == CellThreat::Five {
             out.push(m);
             continue;
         }
-        b.place(m, us);
+        pos.make_threats(m);
         let limits = VcfLimits {
             max_nodes: per_move.max_nodes.min(budget),
             ..per_move
         };
-        let r = prover.search(&b, rule, them, limits);
+        let r = prover.prove(&mut pos, them, limits);
         budget = budget.saturating_sub(r.nodes);
         if !matches!(r.outcome, VcfOutcome::Win(_)) {
             out.push(m);
         }
-        b.undo().expect("the stone just placed");
+        pos.undo();
     }
     out.sort_unstable();
     Some(out)
@@ -164,25 +199,6 @@ pub fn defences(
 
 /// Prover nodes [`defences`] may spend in all, as a multiple of its `detect` limit.
 pub const DEFENCE_BUDGET: u64 = 2;
-
-/// True if `color` at the empty point `m` makes a four (a point that then completes a five).
-fn makes_four(b: &mut Board, m: Pos, color: Color, rule: Rule) -> bool {
-    b.place(m, color);
-    let four = crate::types::DIRECTIONS.iter().any(|&d| {
-        (-4..=4isize).any(|k| {
-            let q = m.offset(d, k);
-            k != 0 && b.is_empty(q) && crate::rules::is_five(b, q, color, rule)
-        })
-    });
-    b.undo().expect("the stone just placed");
-    four
-}
-
-/// [`solve`] without the final replay check: for callers that only need the answer's kind
-/// (as [`has_vcf_quick`] does) or replay lines themselves.
-pub fn search(board: &Board, rule: Rule, attacker: Color, limits: VcfLimits) -> VcfResult {
-    VcfProver::new().search(board, rule, attacker, limits)
-}
 
 /// Entries kept in a [`VcfProver`]'s table before it is cleared.
 const TABLE_LIMIT: usize = 1 << 20;
@@ -193,9 +209,10 @@ const TABLE_LIMIT: usize = 1 << 20;
 /// rule changes or it holds more than 2^20 entries.
 #[derive(Default)]
 pub struct VcfProver {
-    tb: Option<ThreatBoard>,
     tt: Table<u32>,
     rule: Option<Rule>,
+    /// Move lists, one per four of the line, kept so that a call does not allocate.
+    lists: Vec<Vec<(i32, Pos)>>,
 }
 
 impl VcfProver {
@@ -212,7 +229,8 @@ impl VcfProver {
         attacker: Color,
         limits: VcfLimits,
     ) -> VcfResult {
-        let result = self.search(board, rule, attacker, limits);
+        let mut pos = EvalBoard::new(board, rule);
+        let result = self.prove(&mut pos, attacker, limits);
         if let VcfOutcome::Win(line) = &result.outcome {
             if let Err(why) = verify_vcf_line(board, rule, attacker, line) {
                 log::error!("vcf: rejected a line that does not replay: {why}");
@@ -225,212 +243,387 @@ impl VcfProver {
         result
     }
 
-    /// As the free [`has_vcf_quick`].
-    pub fn has_vcf_quick(
-        &mut self,
-        board: &Board,
-        rule: Rule,
-        attacker: Color,
-        max_nodes: u64,
-    ) -> bool {
-        let limits = VcfLimits {
-            max_nodes,
-            max_fours: 60,
-        };
-        matches!(
-            self.search(board, rule, attacker, limits).outcome,
-            VcfOutcome::Win(_)
-        )
-    }
-
-    /// As the free [`search`].
-    pub fn search(
-        &mut self,
-        board: &Board,
-        rule: Rule,
-        attacker: Color,
-        limits: VcfLimits,
-    ) -> VcfResult {
-        if self.rule != Some(rule) || self.tt.len() > TABLE_LIMIT {
+    /// As the free [`prove`]: the exact search on `pos`, which comes back as it was.
+    pub fn prove(&mut self, pos: &mut EvalBoard, attacker: Color, limits: VcfLimits) -> VcfResult {
+        if self.rule != Some(pos.rule()) || self.tt.len() > TABLE_LIMIT {
             self.tt.clear();
-            self.rule = Some(rule);
+            self.rule = Some(pos.rule());
         }
-        let tb = match self.tb.take() {
-            Some(mut tb) => {
-                tb.reset(board, rule, attacker);
-                tb
-            }
-            None => ThreatBoard::new(board, rule, attacker),
-        };
-        let mut s = Solver {
-            tb,
+        let passed = pos.side_to_move() != attacker;
+        if passed {
+            pos.pass();
+        }
+        let mut s = Solver::<false> {
+            pos,
             attacker,
             nodes: 0,
             max_nodes: limits.max_nodes,
-            tt: std::mem::take(&mut self.tt),
-            recent: Vec::new(),
+            tt: &mut self.tt,
+            lists: &mut self.lists,
+            plies: 0,
         };
         let outcome = s.root(limits.max_fours);
-        self.tb = Some(s.tb);
-        self.tt = s.tt;
-        VcfResult {
-            outcome,
-            nodes: s.nodes,
+        let nodes = s.nodes;
+        if passed {
+            pos.pass();
         }
+        VcfResult { outcome, nodes }
+    }
+
+    /// The bounded search of the search's leaves (see the module notes): plies until
+    /// `attacker`'s five (the five included) if a line is found within `limits`, where
+    /// `limits.max_nodes` counts the fours tried. `None` means "not found", never "no VCF".
+    /// When `attacker` is not to move the defender passes, and a five point of the defender
+    /// then means `None`. Under caro: always `None`. `pos` comes back as it was.
+    pub fn leaf(&mut self, pos: &mut EvalBoard, attacker: Color, limits: VcfLimits) -> Option<u32> {
+        if pos.rule().five_blockable() || pos.count_at_least(attacker, CellThreat::Block4Plus) == 0
+        {
+            return None;
+        }
+        let passed = pos.side_to_move() != attacker;
+        if passed {
+            if pos.count(attacker.opponent(), CellThreat::Five) > 0 {
+                return None;
+            }
+            pos.pass();
+        }
+        let mut s = Solver::<true> {
+            pos,
+            attacker,
+            nodes: 0,
+            max_nodes: limits.max_nodes,
+            tt: &mut self.tt,
+            lists: &mut self.lists,
+            plies: 0,
+        };
+        let found = match s.root(limits.max_fours) {
+            VcfOutcome::Win(_) => Some(s.plies),
+            _ => None,
+        };
+        if passed {
+            pos.pass();
+        }
+        found
     }
 }
 
 /// The node limit was reached.
 struct Abort;
 
-/// The answer at one attacker node.
+/// The answer at one node.
 enum Res {
-    /// A winning line from this node, stored last move first.
-    Win(Vec<Pos>),
+    /// A win in `plies` plies from this node (the five included), with its line stored last
+    /// move first (exact calls only; a leaf call keeps no line).
+    Win(u32, Vec<Pos>),
     /// No win; `true` if none exists at any depth (no depth cut-off below).
     Fail(bool),
 }
 
 const EXACT: u32 = u32::MAX;
 
-struct Solver {
-    tb: ThreatBoard,
+/// The search; `LEAF` selects the leaf call's moves, statics and limits (module notes).
+struct Solver<'a, const LEAF: bool> {
+    pos: &'a mut EvalBoard,
     attacker: Color,
     nodes: u64,
     max_nodes: u64,
     /// Attacker node hash -> fours within which there is no VCF (`EXACT`: none at all).
-    tt: Table<u32>,
-    /// The attacker's moves on the current path, for move ordering.
-    recent: Vec<Pos>,
+    /// Exact calls only.
+    tt: &'a mut Table<u32>,
+    lists: &'a mut Vec<Vec<(i32, Pos)>>,
+    /// The plies of the win found (the five included).
+    plies: u32,
 }
 
-impl Solver {
+impl<const LEAF: bool> Solver<'_, LEAF> {
+    /// Plays `p` for the side to move: the full make for leaf calls (their move order reads
+    /// the cells' ordering values), the threat-only one for exact calls.
+    #[inline]
+    fn make(&mut self, p: Pos) {
+        if LEAF {
+            self.pos.make(p);
+        } else {
+            self.pos.make_threats(p);
+        }
+    }
+
+    /// The root: a five at once, the defender's five points, then the search (iterative
+    /// deepening for exact calls, one pass for leaf calls).
     fn root(&mut self, max_fours: u32) -> VcfOutcome {
         let attacker = self.attacker;
-        if let Some(&f) = self.tb.five_points(attacker).first() {
+        if LEAF && self.pos.count(attacker, CellThreat::Five) > 0 {
+            // A leaf call needs no line: the count alone answers (no scan of a cold board).
+            self.plies = 1;
+            return VcfOutcome::Win(Vec::new());
+        }
+        if let Some(&f) = five_points(self.pos, attacker).first() {
+            self.plies = 1;
             return VcfOutcome::Win(vec![f]);
         }
-        let threats = self.tb.five_points(attacker.opponent());
-        if threats.len() >= 2 {
-            return VcfOutcome::NoWin;
-        }
-        let threat = threats.first().copied();
-        let mut depth = 1;
+        let defender = attacker.opponent();
+        let threat = match self.pos.count(defender, CellThreat::Five) {
+            0 => None,
+            // Most often the last stone made it: its lines first, then the whole area.
+            1 => self
+                .pos
+                .board()
+                .last_move()
+                .and_then(|q| five_points_through(self.pos, q, defender).first().copied())
+                .or_else(|| five_points(self.pos, defender).first().copied()),
+            _ => return VcfOutcome::NoWin,
+        };
+        let mut depth = if LEAF { max_fours } else { 1 };
         loop {
-            match self.attack(depth, threat) {
+            match self.attack(depth, threat, Pos::NONE, 0) {
                 Err(Abort) => return VcfOutcome::Unknown,
-                Ok(Res::Win(mut line)) => {
+                Ok(Res::Win(plies, mut line)) => {
+                    self.plies = plies;
                     line.reverse();
                     return VcfOutcome::Win(line);
                 }
                 Ok(Res::Fail(true)) => return VcfOutcome::NoWin,
-                Ok(Res::Fail(false)) if depth >= max_fours => return VcfOutcome::Unknown,
+                Ok(Res::Fail(false)) if LEAF || depth >= max_fours => return VcfOutcome::Unknown,
                 Ok(Res::Fail(false)) => {}
             }
             depth = next_depth(depth).min(max_fours);
         }
     }
 
-    /// Attacker to move with `depth` fours left; `threat` is the defender's five point.
-    fn attack(&mut self, depth: u32, threat: Option<Pos>) -> Result<Res, Abort> {
-        self.nodes += 1;
-        if self.nodes > self.max_nodes {
-            return Err(Abort);
-        }
-        let hash = self.tb.board().hash();
-        if let Some(&d) = self.tt.get(&hash) {
-            if d >= depth {
-                return Ok(Res::Fail(d == EXACT));
+    /// Attacker to move with `depth` fours left; `threat` is the defender's five point, `last`
+    /// the attacker's previous four, `level` the index of this node's move list.
+    fn attack(
+        &mut self,
+        depth: u32,
+        threat: Option<Pos>,
+        last: Pos,
+        level: usize,
+    ) -> Result<Res, Abort> {
+        let attacker = self.attacker;
+        let hash = self.pos.board().hash();
+        if LEAF {
+            if threat.is_none() {
+                if has_winning_point(self.pos, attacker) {
+                    return Ok(Res::Win(3, Vec::new()));
+                }
+                if has_winning_threat(self.pos, attacker) {
+                    return Ok(Res::Win(5, Vec::new()));
+                }
+            }
+            if depth == 0 {
+                return Ok(Res::Fail(false));
+            }
+            if self.nodes >= self.max_nodes {
+                return Err(Abort);
+            }
+        } else {
+            self.nodes += 1;
+            if self.nodes > self.max_nodes {
+                return Err(Abort);
+            }
+            if let Some(&d) = self.tt.get(&hash) {
+                if d >= depth {
+                    return Ok(Res::Fail(d == EXACT));
+                }
+            }
+            if threat.is_none() && depth > 0 {
+                if let Some(win) = self.winning_point() {
+                    return Ok(win);
+                }
+                // With one four left only a four without a defence wins: outside caro and
+                // renju white (whose plain four wins when black's block is forbidden) that is
+                // a live or double four point, and there is none.
+                let rule = self.pos.rule();
+                if depth == 1 && !rule.five_blockable() && !rule.has_fouls(attacker.opponent()) {
+                    let fours = self.pos.count_at_least(attacker, CellThreat::Block4);
+                    return Ok(Res::Fail(fours == 0));
+                }
             }
         }
-        let cands = match threat {
-            Some(t) => vec![t],
-            None => self.four_candidates(),
-        };
-        if cands.is_empty() {
-            self.tt.insert(hash, EXACT);
-            return Ok(Res::Fail(true));
+        if self.lists.len() <= level {
+            self.lists.resize_with(level + 1, Vec::new);
         }
-        if depth == 0 {
+        let mut cands = std::mem::take(&mut self.lists[level]);
+        self.candidates(threat, last, &mut cands);
+        let res = if cands.is_empty() {
+            Ok(Res::Fail(true))
+        } else if depth == 0 {
+            self.lists[level] = cands;
             return Ok(Res::Fail(false));
+        } else {
+            self.try_fours(depth, &cands, level)
+        };
+        self.lists[level] = cands;
+        let exact = match res? {
+            Res::Fail(exact) => exact,
+            win => return Ok(win),
+        };
+        if !LEAF {
+            self.tt.insert(hash, if exact { EXACT } else { depth });
         }
+        Ok(Res::Fail(exact))
+    }
+
+    /// The attacker's fours `cands` in turn, each against every defence.
+    fn try_fours(&mut self, depth: u32, cands: &[(i32, Pos)], level: usize) -> Result<Res, Abort> {
         let attacker = self.attacker;
         let mut exact = true;
-        for q in cands {
-            if self.tb.is_foul(q, attacker) {
+        for &(_, q) in cands {
+            if self.pos.is_foul(q, attacker) {
                 continue;
             }
-            self.tb.place(q, attacker);
-            let fives = self.tb.five_points_through(q, attacker);
+            if LEAF {
+                if self.nodes >= self.max_nodes {
+                    return Err(Abort);
+                }
+                self.nodes += 1;
+            }
+            let dirs = four_dirs(self.pos, q, attacker);
+            self.make(q);
+            let fives = five_points_on(self.pos, q, attacker, dirs);
             if fives.is_empty() {
-                self.tb.undo();
+                // A four always has a five point; a missing one means a table disagreement,
+                // so claim nothing.
+                self.pos.undo();
                 continue;
             }
-            self.recent.push(q);
-            let r = self.defend(depth, &fives);
-            self.recent.pop();
-            self.tb.undo();
+            let r = self.defend(depth, &fives, q, level);
+            self.pos.undo();
             match r? {
-                Res::Win(mut line) => {
-                    line.push(q);
-                    return Ok(Res::Win(line));
+                Res::Win(plies, mut line) => {
+                    if !LEAF {
+                        line.push(q);
+                    }
+                    return Ok(Res::Win(plies + 1, line));
                 }
                 Res::Fail(e) => exact &= e,
             }
         }
-        self.tt.insert(hash, if exact { EXACT } else { depth });
         Ok(Res::Fail(exact))
     }
 
-    /// Defender to move against the attacker's five points `fives`; every defence must lose.
-    fn defend(&mut self, depth: u32, fives: &Points) -> Result<Res, Abort> {
+    /// Defender to move against the attacker's five points `fives` (made by the four `q`);
+    /// every defence must lose.
+    fn defend(&mut self, depth: u32, fives: &Points, q: Pos, level: usize) -> Result<Res, Abort> {
         let attacker = self.attacker;
         let defender = attacker.opponent();
-        let replies = self.tb.defences(attacker, fives);
+        let replies = blocks(self.pos, attacker, fives);
         if replies.is_empty() {
-            let (reply, five) = self.tb.finish(attacker, fives);
-            return Ok(Res::Win(vec![five, reply]));
+            if LEAF {
+                return Ok(Res::Win(2, Vec::new()));
+            }
+            let (reply, five) = finish(self.pos, attacker, fives);
+            return Ok(Res::Win(2, vec![five, reply]));
         }
-        let mut main: Option<Vec<Pos>> = None;
+        let mut main: Option<(u32, Vec<Pos>)> = None;
         for r in replies {
-            self.tb.place(r, defender);
-            let counter = self.tb.five_points_through(r, defender);
+            if !LEAF {
+                // The table's answer for the position after the block, without playing it.
+                let child = self.pos.board().hash() ^ zobrist::stone(defender, r) ^ zobrist::SIDE;
+                if let Some(&d) = self.tt.get(&child) {
+                    if d >= depth - 1 {
+                        return Ok(Res::Fail(d == EXACT));
+                    }
+                }
+            }
+            self.make(r);
+            let counter = five_points_through(self.pos, r, defender);
             let res = if counter.len() >= 2 {
                 Ok(Res::Fail(true))
             } else {
-                self.attack(depth - 1, counter.first().copied())
+                self.attack(depth - 1, counter.first().copied(), q, level + 1)
             };
-            self.tb.undo();
+            self.pos.undo();
             match res? {
-                Res::Win(mut line) => {
+                Res::Win(plies, mut line) => {
                     if main.is_none() {
-                        line.push(r);
-                        main = Some(line);
+                        if !LEAF {
+                            line.push(r);
+                        }
+                        main = Some((plies + 1, line));
                     }
                 }
                 fail => return Ok(fail),
             }
         }
-        Ok(Res::Win(main.expect("at least one defence")))
+        let (plies, line) = main.expect("at least one defence");
+        Ok(Res::Win(plies, line))
     }
 
-    /// The attacker's four-making points (legality checked later), best first.
-    fn four_candidates(&mut self) -> Vec<Pos> {
+    /// A win through a four with no defence (a live four or double four point the attacker
+    /// may play), with its line, if there is one.
+    fn winning_point(&mut self) -> Option<Res> {
         let attacker = self.attacker;
-        let mut cands = Vec::new();
-        self.tb.window_points(attacker, 3, &mut cands);
-        let last = self.recent.last().copied();
-        let mut scored: Vec<(i32, Pos)> = cands
-            .into_iter()
-            .map(|q| {
-                let fours = self.tb.windows_through(q, attacker, 3) as i32;
-                let threes = self.tb.windows_through(q, attacker, 2) as i32;
-                let near = last.map_or(0, |l| 8 - l.distance(q).min(8) as i32);
-                (-(near * 4 + fours * 3 + threes), q)
-            })
-            .collect();
-        scored.sort_unstable();
-        scored.into_iter().map(|(_, q)| q).collect()
+        if !has_winning_point(self.pos, attacker) {
+            return None;
+        }
+        let w = self.pos.candidates().find(|&q| {
+            self.pos.board().is_empty(q)
+                && self.pos.threat(q, attacker).is_winning()
+                && !self.pos.is_foul(q, attacker)
+        })?;
+        self.make(w);
+        let fives = five_points_through(self.pos, w, attacker);
+        let won = !fives.is_empty() && blocks(self.pos, attacker, &fives).is_empty();
+        let res = won.then(|| {
+            let (reply, five) = finish(self.pos, attacker, &fives);
+            Res::Win(3, vec![five, reply, w])
+        });
+        self.pos.undo();
+        res
+    }
+
+    /// Fills `out` with the attacker's four points (fouls are skipped later), best first:
+    /// `threat` alone when the defender has a five point (if the attacker makes a four
+    /// there); else, for exact calls, every four, nearest `last` first, then by the fours and
+    /// threes it builds; for leaf calls, the fours of class [`CellThreat::Block4Plus`] or
+    /// better (anywhere at the first four, on the lines of `last` after it), strongest class
+    /// first, then by the cell's ordering value. Ties go by [`Pos`].
+    fn candidates(&self, threat: Option<Pos>, last: Pos, out: &mut Vec<(i32, Pos)>) {
+        out.clear();
+        let pos = &*self.pos;
+        let attacker = self.attacker;
+        if let Some(t) = threat {
+            if pos.threat(t, attacker).is_four_or_better() {
+                out.push((0, t));
+            }
+            return;
+        }
+        // The scans stop once they have every cell of the class counted on the board.
+        if LEAF {
+            let score = |q: Pos| {
+                let t = pos.threat(q, attacker);
+                (pos.board().is_empty(q) && t >= CellThreat::Block4Plus)
+                    .then(|| (-((t as i32) << 16) - pos.cell_value(q, attacker), q))
+            };
+            if last.is_none() {
+                let all = pos.count_at_least(attacker, CellThreat::Block4Plus) as usize;
+                out.extend(pos.candidates().filter_map(score).take(all));
+            } else {
+                out.extend(line_points(last).into_iter().filter_map(score));
+            }
+        } else {
+            let all = pos.count_at_least(attacker, CellThreat::Block4) as usize;
+            out.extend(
+                pos.candidates()
+                    .filter(|&q| {
+                        pos.board().is_empty(q) && pos.threat(q, attacker).is_four_or_better()
+                    })
+                    .take(all)
+                    .map(|q| (0, q)),
+            );
+            if out.len() > 1 {
+                for (score, q) in out.iter_mut() {
+                    let (fours, threes) = windows_through(pos, *q, attacker);
+                    let near = if last.is_none() {
+                        0
+                    } else {
+                        8 - last.distance(*q).min(8) as i32
+                    };
+                    *score = -(near * 4 + fours as i32 * 3 + threes as i32);
+                }
+            }
+        }
+        out.sort_unstable();
     }
 }
 
@@ -500,12 +693,8 @@ mod tests {
         for &m in &d {
             let mut after = b.clone();
             after.make(m);
-            assert!(!has_vcf_quick(
-                &after,
-                Rule::Freestyle,
-                Color::Black,
-                100_000
-            ));
+            let r = solve(&after, Rule::Freestyle, Color::Black, limits);
+            assert_eq!(r.outcome, VcfOutcome::NoWin);
         }
         // With nothing to fear there is no restriction.
         let quiet = board("h8", "a1");

@@ -4,7 +4,7 @@
 //! *winning four* (a four the defender cannot stop: a straight four, a double four, ...), i.e.
 //! a live three in the broad sense; when the defender has a five point the attacker must stand
 //! on it instead. The defender (AND nodes) answers:
-//! - an attacker four: with every move that stops all its fives ([`ThreatBoard::defences`]);
+//! - an attacker four: with every move that stops all its fives ([`super::defences`]);
 //! - an attacker three: with every counter-four, and every legal move after which the attacker
 //!   has no winning four left. The second set is found by trying every point on the lines of
 //!   the winning fours within 5 (every empty point under renju, where a far stone can change a
@@ -15,7 +15,8 @@
 //!
 //! Every attacker node first tries a VCF (a win found there is a win); every defender node
 //! facing a three first tries a VCF for the defender (one found refutes the three). Both are
-//! small [`super::vcf`] searches whose nodes count against the limit.
+//! small [`super::vcf`] searches on the same position (one prover, so its table of proven
+//! fails is shared between them) whose nodes count against the limit.
 //!
 //! Not in the model: quiet attacker moves whose threat is a VCF rather than a winning four
 //! ("fukumi" moves). A position won only through one gets `NoWin` or `Unknown`, never a
@@ -26,8 +27,10 @@
 //! transposition table of "no VCT within d moves" like [`super::vcf`]. The reported line is
 //! one principal variation (the first defence at every AND node), ending with the five.
 
-use super::vcf::{VcfLimits, VcfOutcome, VcfResult};
-use super::{Points, Table, ThreatBoard};
+use super::vcf::{VcfLimits, VcfOutcome, VcfProver, VcfResult};
+use super::{defences, finish, five_points, five_points_through, windows_through, Points, Table};
+use crate::eval::EvalBoard;
+use crate::rules::pattern::CellThreat;
 use crate::rules::Board;
 use crate::types::{Color, Pos, Rule, DIRECTIONS};
 
@@ -37,12 +40,17 @@ use crate::types::{Color, Pos, Rule, DIRECTIONS};
 /// principal variation is replayed (legal moves ending in the attacker's five) before it is
 /// reported; the proof itself is the search's AND/OR tree.
 pub fn solve(board: &Board, rule: Rule, attacker: Color, limits: VcfLimits) -> VcfResult {
+    let mut pos = EvalBoard::new(board, rule);
+    if pos.side_to_move() != attacker {
+        pos.pass();
+    }
     let mut s = Solver {
-        tb: ThreatBoard::new(board, rule, attacker),
+        pos,
         attacker,
         nodes: 0,
         max_nodes: limits.max_nodes,
         tt: Table::default(),
+        vcf: VcfProver::new(),
     };
     let mut depth = 1;
     let outcome = loop {
@@ -114,11 +122,13 @@ const EXACT: u32 = u32::MAX;
 const VCF_PROBE_NODES: u64 = 1_000;
 
 struct Solver {
-    tb: ThreatBoard,
+    /// The position, attacker to move at attacker nodes.
+    pos: EvalBoard,
     attacker: Color,
     nodes: u64,
     max_nodes: u64,
     tt: Table<u32>,
+    vcf: VcfProver,
 }
 
 impl Solver {
@@ -128,14 +138,14 @@ impl Solver {
             return Err(Abort);
         }
         let attacker = self.attacker;
-        if let Some(&f) = self.tb.five_points(attacker).first() {
+        if let Some(&f) = five_points(&self.pos, attacker).first() {
             return Ok(Res::Win(vec![f]));
         }
-        let threats = self.tb.five_points(attacker.opponent());
+        let threats = five_points(&self.pos, attacker.opponent());
         if threats.len() >= 2 {
             return Ok(Res::Fail(true));
         }
-        let hash = self.tb.board().hash();
+        let hash = self.pos.board().hash();
         if let Some(&d) = self.tt.get(&hash) {
             if d >= depth {
                 return Ok(Res::Fail(d == EXACT));
@@ -158,12 +168,12 @@ impl Solver {
         }
         let mut exact = true;
         for q in cands {
-            if self.tb.is_foul(q, attacker) {
+            if self.pos.is_foul(q, attacker) {
                 continue;
             }
-            self.tb.place(q, attacker);
+            self.pos.make_threats(q);
             let r = self.defend(depth);
-            self.tb.undo();
+            self.pos.undo();
             match r? {
                 Res::Win(mut line) => {
                     line.push(q);
@@ -180,14 +190,18 @@ impl Solver {
     fn defend(&mut self, depth: u32) -> Result<Res, Abort> {
         let attacker = self.attacker;
         let defender = attacker.opponent();
-        if !self.tb.five_points(defender).is_empty() {
+        if self
+            .pos
+            .count(defender, crate::rules::pattern::CellThreat::Five)
+            > 0
+        {
             return Ok(Res::Fail(true));
         }
-        let fives = self.tb.five_points(attacker);
+        let fives = five_points(&self.pos, attacker);
         let replies: Vec<Pos> = if !fives.is_empty() {
-            let r = self.tb.defences(attacker, &fives);
+            let r = defences(&mut self.pos, attacker, &fives);
             if r.is_empty() {
-                let (reply, five) = self.tb.finish(attacker, &fives);
+                let (reply, five) = finish(&mut self.pos, attacker, &fives);
                 return Ok(Res::Win(vec![five, reply]));
             }
             r.to_vec()
@@ -210,21 +224,21 @@ impl Solver {
             if r.is_empty() {
                 // Nothing helps: show a pass, then the winning four.
                 let w = wins[0];
-                self.tb.pass();
-                self.tb.place(w, attacker);
-                let f = self.tb.five_points_through(w, attacker);
-                let (reply, five) = self.tb.finish(attacker, &f);
-                self.tb.undo();
-                self.tb.pass();
+                self.pos.pass();
+                self.pos.make_threats(w);
+                let f = five_points_through(&self.pos, w, attacker);
+                let (reply, five) = finish(&mut self.pos, attacker, &f);
+                self.pos.undo();
+                self.pos.pass();
                 return Ok(Res::Win(vec![five, reply, w, Pos::NONE]));
             }
             r
         };
         let mut main: Option<Vec<Pos>> = None;
         for r in replies {
-            self.tb.place(r, defender);
+            self.pos.make_threats(r);
             let res = self.attack(depth - 1);
-            self.tb.undo();
+            self.pos.undo();
             match res? {
                 Res::Win(mut line) => {
                     if main.is_none() {
@@ -244,7 +258,7 @@ impl Solver {
             max_nodes: VCF_PROBE_NODES,
             max_fours: 60,
         };
-        let r = super::vcf::search(self.tb.board(), self.tb.rule(), side, limits);
+        let r = self.vcf.prove(&mut self.pos, side, limits);
         self.nodes += r.nodes;
         r
     }
@@ -252,34 +266,37 @@ impl Solver {
     /// Attacker moves worth trying: fours first, then moves near two stones (possible threes).
     fn candidates(&mut self) -> Vec<Pos> {
         let attacker = self.attacker;
-        let mut fours = Vec::new();
-        self.tb.window_points(attacker, 3, &mut fours);
-        let mut twos = Vec::new();
-        self.tb.window_points(attacker, 2, &mut twos);
-        let mut scored: Vec<(i32, Pos)> = fours
-            .iter()
-            .map(|&q| {
-                (
-                    -(1000 + self.tb.windows_through(q, attacker, 3) as i32 * 10),
-                    q,
-                )
+        let pos = &self.pos;
+        // A point in a window with two of the attacker's stones lies within 3 of one of them,
+        // so within the stones' box widened by 3.
+        let mut scored: Vec<(i32, Pos)> = pos
+            .area(1)
+            .filter(|&q| pos.board().is_empty(q))
+            .filter_map(|q| {
+                let (fours, threes) = windows_through(pos, q, attacker);
+                if fours > 0 {
+                    Some((-(1000 + fours as i32 * 10), q))
+                } else if threes > 0 {
+                    Some((-(threes as i32), q))
+                } else {
+                    None
+                }
             })
-            .chain(
-                twos.iter()
-                    .filter(|q| !fours.contains(q))
-                    .map(|&q| (-(self.tb.windows_through(q, attacker, 2) as i32), q)),
-            )
             .collect();
         scored.sort_unstable();
         scored.into_iter().map(|(_, q)| q).collect()
     }
 
-    /// The attacker's legal moves that make a four with no defence.
+    /// The attacker's legal moves that make a four with no defence, in [`Pos`] order.
     fn winning_fours(&mut self) -> Points {
         let attacker = self.attacker;
-        let mut cands = Vec::new();
-        self.tb.window_points(attacker, 3, &mut cands);
-        cands.sort_unstable();
+        let cands: Points = self
+            .pos
+            .candidates()
+            .filter(|&q| {
+                self.pos.board().is_empty(q) && self.pos.threat(q, attacker).is_four_or_better()
+            })
+            .collect();
         let mut out = Points::new();
         for q in cands {
             if self.is_winning_four(q) {
@@ -289,43 +306,75 @@ impl Solver {
         out
     }
 
-    fn is_winning_four(&mut self, q: Pos) -> bool {
+    /// True if [`Solver::winning_fours`] is not empty (from the counts where they suffice).
+    fn has_winning_four(&mut self) -> bool {
         let attacker = self.attacker;
-        if !self.tb.board().is_empty(q) {
-            return false;
+        let rule = self.pos.rule();
+        if rule.five_blockable() || rule.has_fouls(attacker.opponent()) {
+            return !self.winning_fours().is_empty();
         }
-        self.tb.place(q, attacker);
-        let f = self.tb.five_points_through(q, attacker);
-        let wins = !f.is_empty() && self.tb.defences(attacker, &f).is_empty();
-        self.tb.undo();
-        // The (costly) foul test last.
-        wins && !self.tb.is_foul(q, attacker)
+        let pos = &self.pos;
+        let n = pos.count(attacker, CellThreat::Flex4) + pos.count(attacker, CellThreat::Block4x2);
+        n > 0
+            && (!rule.has_fouls(attacker)
+                || pos.candidates().any(|q| {
+                    pos.board().is_empty(q)
+                        && matches!(
+                            pos.threat(q, attacker),
+                            CellThreat::Flex4 | CellThreat::Block4x2
+                        )
+                        && !pos.is_foul(q, attacker)
+                }))
     }
 
-    /// The defender's legal moves that make a four.
+    /// True if the attacker at `q` makes a four the defender cannot stop (either side may be
+    /// to move).
+    fn is_winning_four(&mut self, q: Pos) -> bool {
+        let attacker = self.attacker;
+        let class = self.pos.threat(q, attacker);
+        if !self.pos.board().is_empty(q) || !class.is_four_or_better() {
+            return false;
+        }
+        let rule = self.pos.rule();
+        if !rule.five_blockable() && !rule.has_fouls(attacker.opponent()) {
+            // Only its own stone stops a five, and the defender may play every five point:
+            // the four wins if it has two five points (a live or double four point).
+            return class.is_winning() && !self.pos.is_foul(q, attacker);
+        }
+        let passed = self.pos.side_to_move() != attacker;
+        if passed {
+            self.pos.pass();
+        }
+        self.pos.make_threats(q);
+        let f = five_points_through(&self.pos, q, attacker);
+        let wins = !f.is_empty() && defences(&mut self.pos, attacker, &f).is_empty();
+        self.pos.undo();
+        if passed {
+            self.pos.pass();
+        }
+        // The (costly) foul test last.
+        wins && !self.pos.is_foul(q, attacker)
+    }
+
+    /// The defender's legal moves that make a four, in [`Pos`] order.
     fn counter_fours(&mut self) -> Vec<Pos> {
         let defender = self.attacker.opponent();
-        let mut cands = Vec::new();
-        self.tb.window_points(defender, 3, &mut cands);
-        cands.sort_unstable();
-        cands.retain(|&q| {
-            if self.tb.is_foul(q, defender) {
-                return false;
-            }
-            self.tb.place(q, defender);
-            let four = !self.tb.five_points_through(q, defender).is_empty();
-            self.tb.undo();
-            four
-        });
-        cands
+        let pos = &self.pos;
+        pos.candidates()
+            .filter(|&q| {
+                pos.board().is_empty(q)
+                    && pos.threat(q, defender).is_four_or_better()
+                    && !pos.is_foul(q, defender)
+            })
+            .collect()
     }
 
     /// Every legal defender move after which the attacker has no winning four (in [`Pos`] order).
     fn three_defences(&mut self, wins: &[Pos]) -> Vec<Pos> {
         let attacker = self.attacker;
         let defender = attacker.opponent();
-        let board = self.tb.board();
-        let cands: Vec<Pos> = if self.tb.rule() == Rule::Renju {
+        let board = self.pos.board();
+        let cands: Vec<Pos> = if self.pos.rule().has_fouls(Color::Black) {
             // Through the recursive three rule a stone far away may make black's winning four,
             // or black's only block of white's four, a forbidden point (or lift that), so
             // every point is tried.
@@ -349,11 +398,11 @@ impl Solver {
         };
         let mut out = Vec::new();
         for m in cands {
-            self.tb.place(m, defender);
+            self.pos.make_threats(m);
             let killed = wins.iter().all(|&w| !self.is_winning_four(w));
-            let defends = killed && self.winning_fours().is_empty();
-            self.tb.undo();
-            if defends && !self.tb.is_foul(m, defender) {
+            let defends = killed && !self.has_winning_four();
+            self.pos.undo();
+            if defends && !self.pos.is_foul(m, defender) {
                 out.push(m);
             }
         }
