@@ -45,6 +45,7 @@
 //! stdout. It stands beside `solve` on the search, threat and rules layers, never on the
 //! protocol.
 
+use crate::notation::json_string;
 use crate::rules::{self, Board, Foul};
 use crate::search::params::MATE;
 use crate::search::time::{TimeControl, TURN_RESERVE_MS};
@@ -456,21 +457,6 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
         ));
         out
     }
-}
-
-/// `s` as a JSON string literal.
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn format_error(json: bool, why: &str) -> String {

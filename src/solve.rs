@@ -153,17 +153,7 @@ fn format_result(json: bool, r: &VcfResult, ms: u128) -> String {
 
 fn format_error(json: bool, why: &str) -> String {
     if json {
-        let mut s = String::from("{\"error\":\"");
-        for c in why.chars() {
-            match c {
-                '"' => s.push_str("\\\""),
-                '\\' => s.push_str("\\\\"),
-                c if (c as u32) < 0x20 => s.push_str(&format!("\\u{:04x}", c as u32)),
-                c => s.push(c),
-            }
-        }
-        s.push_str("\"}");
-        s
+        format!("{{\"error\":{}}}", notation::json_string(why))
     } else {
         format!("error {why}")
     }

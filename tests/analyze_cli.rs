@@ -6,39 +6,18 @@
 
 mod common;
 
-use common::{data, puzzles, Puzzle};
+use common::{data, puzzles, run_subcommand, Puzzle};
 use lianzhu::notation::{parse_pos, parse_position};
 use lianzhu::rules::{self, Board};
 use lianzhu::solve::{self, SolveArgs};
 use lianzhu::threat::verify_vcf_line;
 use lianzhu::types::{Color, Pos, Rule};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// Runs `pbrain-lianzhu analyze <args>` on `input` and returns its output lines.
 fn analyze(args: &[&str], input: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-lianzhu"))
-        .arg("analyze")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start pbrain-lianzhu analyze");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().expect("analyze runs");
-    assert!(out.status.success(), "analyze exited with {}", out.status);
-    String::from_utf8(out.stdout)
-        .expect("UTF-8 output")
-        .lines()
-        .map(str::to_string)
-        .collect()
+    run_subcommand("analyze", args, input)
 }
 
 // ---- A small strict JSON reader (enough to check the output is valid JSON) ----

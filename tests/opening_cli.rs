@@ -3,36 +3,18 @@
 //! names; bad positions (a stone outside its square, symmetric offers, a missing N, a stage
 //! out of range or out of order) get `{"error":...}` and reading goes on.
 
+mod common;
+
+use common::run_subcommand;
 use lianzhu::notation::{parse_moves, parse_pos};
 use lianzhu::rules::opening::game::{OpeningGame, Protocol, Step};
 use lianzhu::rules::opening::symmetry::symmetric_moves;
 use lianzhu::types::{Color, Pos};
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// Runs `pbrain-lianzhu opening <args>` on `input` and returns its output lines.
 fn opening(args: &[&str], input: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-lianzhu"))
-        .arg("opening")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start pbrain-lianzhu opening");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().expect("opening runs");
-    assert!(out.status.success(), "opening exited with {}", out.status);
-    String::from_utf8(out.stdout)
-        .expect("UTF-8 output")
-        .lines()
-        .map(str::to_string)
-        .collect()
+    run_subcommand("opening", args, input)
 }
 
 fn stage(protocol: &str, stage: u32, input: &str) -> Vec<String> {

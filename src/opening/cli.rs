@@ -13,7 +13,7 @@
 
 use super::{decide_step, Decision};
 use crate::analyze::time_control_for;
-use crate::notation::{format_pos, parse_moves};
+use crate::notation::{format_pos, json_string, parse_moves};
 use crate::rules::opening::game::{OpeningGame, Protocol, Step};
 use crate::rules::opening::{by_name, Opening, OPENINGS};
 use crate::search::{Limits, Searcher};
@@ -102,21 +102,6 @@ fn read_input(line: &str, size: usize) -> Result<Input, String> {
         }
     }
     Ok(input)
-}
-
-/// `s` as a JSON string literal.
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn json_points(points: &[crate::types::Pos]) -> String {

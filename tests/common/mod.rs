@@ -42,6 +42,36 @@ pub const RULES: [Rule; 5] = [
     Rule::CaroExact,
 ];
 
+/// Runs `pbrain-lianzhu <subcommand> <args>` on `input`; asserts it exits 0 and returns its
+/// output lines.
+pub fn run_subcommand(subcommand: &str, args: &[&str], input: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-lianzhu"))
+        .arg(subcommand)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start pbrain-lianzhu {subcommand}: {e}"));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().expect("the subcommand runs");
+    assert!(
+        out.status.success(),
+        "{subcommand} exited with {}",
+        out.status
+    );
+    String::from_utf8(out.stdout)
+        .expect("UTF-8 output")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
 /// True when the environment variable `CI` is set and non-empty (tests that must not skip
 /// in CI ask this).
 pub fn ci() -> bool {
