@@ -267,3 +267,62 @@ fn a_late_engine_fails_the_position_and_bad_arguments_exit_2() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `lianzhu-match --label`: every searched move's score becomes the judge's eval times the
+/// scale (a mate becomes `+M`/`-M`), unscored stones and results stay, and the judge gets the
+/// position before each searched move with the node limit.
+#[test]
+fn label_replaces_searched_scores_with_the_judges() {
+    let dir = temp_dir("label");
+    let (input, output, log) = (
+        dir.join("games.txt"),
+        dir.join("labelled.txt"),
+        dir.join("judge.log"),
+    );
+    std::fs::write(
+        &input,
+        "# lianzhu-games v1\nfreestyle 15 B h8 i9 h9=+12 i10=-7 h10=+M\nstandard 15 D h8 a1=+3\n",
+    )
+    .unwrap();
+    let judge = fake_judge(&dir, &["40", "-30"], &log);
+    let out = Command::new(BIN)
+        .args(["--label", input.to_str().unwrap(), output.to_str().unwrap()])
+        .args([
+            "--judge",
+            &judge,
+            "--nodes",
+            "1234",
+            "--scale",
+            "2.5",
+            "--workers",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("Result: 3 scores, 0 mates, 0 failures"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&output).unwrap();
+    let games: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    // The judge's last eval (-30) counts; 2.5 x -30 = -75. The proven win is not re-asked.
+    assert_eq!(
+        games,
+        [
+            "freestyle 15 B h8 i9 h9=-75 i10=-75 h10=+M",
+            "standard 15 D h8 a1=-75"
+        ]
+    );
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(sent.matches("INFO max_node 1234").count(), 3, "{sent}");
+    // The position before i10: h8 i9 h9, so the judge (white to move) owns i9.
+    assert!(sent.contains("7,7,2\n8,8,1\n7,8,2\nDONE"), "{sent}");
+    let mut bad = Command::new(BIN);
+    let bad = bad
+        .args(["--label", input.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -10,7 +10,8 @@
 //! - [`sparring`]: a built-in fast brain (`lianzhu-match --sparring`) for end-to-end checks;
 //! - [`forced`]: the forced-wins file (positions with a forced win or a save, Rapfi's eval);
 //! - [`scoring`]: an engine scored on that file, a judge engine evaluating its moves
-//!   (`lianzhu-match --forced-wins`).
+//!   (`lianzhu-match --forced-wins`);
+//! - [`label`]: training data relabelled with a judge engine's evals (`lianzhu-match --label`).
 //!
 //! This layer sits beside the protocol, above `rules` and `notation`; nothing in the engine
 //! depends on it. It never prints: output goes to writers handed in by the binary.
@@ -18,6 +19,7 @@
 pub mod cli;
 pub mod engine_proc;
 pub mod forced;
+pub mod label;
 pub mod openings;
 pub mod referee;
 pub mod scoring;

@@ -3,12 +3,17 @@
 //! `lianzhu-match --sparring` instead runs the built-in sparring brain on stdin/stdout;
 //! `lianzhu-match --summarize FILE NAME [elo0,elo1,alpha,beta]` prints the figures of a
 //! games file (`--games-out`) from NAME's side; `lianzhu-match --forced-wins FILE --engine CMD
-//! --judge CMD` scores one engine on a forced-wins file (see `lianzhu::arena::scoring`).
+//! --judge CMD` scores one engine on a forced-wins file (see `lianzhu::arena::scoring`);
+//! `lianzhu-match --label IN OUT --judge CMD [--nodes N] [--scale S] [--workers W]` replaces
+//! the search scores of a training-data file by a judge engine's evals (see
+//! `lianzhu::arena::label`).
 
 use clap::Parser;
 use lianzhu::arena::cli::{run, run_forced, Args};
+use lianzhu::arena::label::{label_games, LabelConfig};
 use lianzhu::arena::stats::SprtParams;
 use lianzhu::arena::{sparring, summary};
+use lianzhu::train::data::{parse_games, write_game, HEADER};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -46,6 +51,15 @@ fn main() -> ExitCode {
             }
         };
     }
+    if argv.get(1).map(String::as_str) == Some("--label") {
+        return match run_label(&argv[2..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("lianzhu-match: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let args = Args::parse();
     let done = if args.forced_wins.is_some() {
         run_forced(&args, &mut out).map(|_| ())
@@ -60,4 +74,73 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `--label IN OUT --judge CMD [--nodes N] [--scale S] [--workers W]`: the games of IN with
+/// every searched move's score replaced by the judge's eval at N nodes (default 30000) times S
+/// (default 2.0, our units per judge unit), written to OUT; progress and totals on stderr.
+fn run_label(args: &[String]) -> Result<(), String> {
+    const USAGE: &str = "usage: --label IN OUT --judge CMD [--nodes N] [--scale S] [--workers W]";
+    let (Some(input), Some(output)) = (args.first(), args.get(1)) else {
+        return Err(USAGE.into());
+    };
+    let mut cfg = LabelConfig {
+        judge: String::new(),
+        nodes: 30_000,
+        scale: 2.0,
+        workers: 2,
+    };
+    let mut rest = args[2..].iter();
+    while let Some(flag) = rest.next() {
+        let value = rest
+            .next()
+            .ok_or_else(|| format!("{flag} needs a value; {USAGE}"))?;
+        let bad = |e: String| format!("bad value '{value}' for {flag}: {e}");
+        match flag.as_str() {
+            "--judge" => cfg.judge = value.clone(),
+            "--nodes" => {
+                cfg.nodes = value
+                    .parse()
+                    .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?
+            }
+            "--scale" => {
+                cfg.scale = value
+                    .parse()
+                    .map_err(|e: std::num::ParseFloatError| bad(e.to_string()))?
+            }
+            "--workers" => {
+                cfg.workers = value
+                    .parse()
+                    .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?
+            }
+            _ => return Err(format!("unknown option '{flag}'; {USAGE}")),
+        }
+    }
+    if cfg.judge.is_empty() {
+        return Err(USAGE.into());
+    }
+    let text = std::fs::read_to_string(input).map_err(|e| format!("cannot read {input}: {e}"))?;
+    let mut games = parse_games(&text).map_err(|e| format!("{input}: {e}"))?;
+    let total = games.len();
+    let counts = label_games(&mut games, &cfg, &|done| {
+        if done % 50 == 0 || done == total {
+            eprintln!("labelled {done}/{total} games");
+        }
+    });
+    let mut out = String::from(HEADER);
+    out.push('\n');
+    out.push_str(&format!(
+        "# scores: {} at {} nodes x {}\n",
+        cfg.judge, cfg.nodes, cfg.scale
+    ));
+    for g in &games {
+        out.push_str(&write_game(g));
+        out.push('\n');
+    }
+    std::fs::write(output, out).map_err(|e| format!("cannot write {output}: {e}"))?;
+    eprintln!(
+        "Result: {} scores, {} mates, {} failures",
+        counts.scores, counts.mates, counts.failures
+    );
+    Ok(())
 }
