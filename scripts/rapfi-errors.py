@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""rapfi-errors.py -- where Lianzhu loses its games against a judge engine.
+
+Two steps, both from the repository root after `cargo build --release`:
+
+  scripts/rapfi-errors.py data RULE NAME GAMES... > rec.txt
+      turns `lianzhu-match --games-out` records (games that ended by a five or a full board)
+      into a training-data file (`src/train/data.rs`, version 1) in which every move from ply
+      6 on is marked as searched (score 0), so that `lianzhu-match --label` asks the judge
+      about the position before each of them; only games that NAME (the engine's `--name` in
+      the records) played are kept.
+
+  lianzhu-match --label rec.txt rec-judged.txt --judge ~/.cache/lianzhu-sparring/bin/rapfi \
+      --nodes 20000
+  scripts/rapfi-errors.py report NAME rec-judged.txt GAMES...   (the same GAMES, same order)
+
+The report reads the judge's eval of the position before each of NAME's moves (from NAME's
+view) and of the position after it (the judge's side, negated): the drop is what the move
+cost in the judge's eyes (in our units, i.e. the judge's times the `--scale` of the label
+run). It counts NAME's moves, the moves that let a judge mate in (and from which eval), the
+large drops that were not yet a mate, and the ply at which the judge first sees a forced win.
+"""
+
+import re
+import statistics
+import sys
+
+MATE = 100_000
+
+
+def records(name, paths):
+    """(colour of NAME, moves, result) of every game NAME played that ended on the board."""
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) < 3 or fields[2] not in ("five", "board-full"):
+                    continue
+                if f"black={name}" in fields:
+                    colour = "black"
+                elif f"white={name}" in fields:
+                    colour = "white"
+                else:
+                    continue
+                moves = re.findall(r"[a-z][0-9]+", fields[0])
+                yield colour, moves, {"1-0": "B", "0-1": "W"}.get(fields[1], "D")
+
+
+def to_data(rule, name, paths):
+    print("# lianzhu-games v1")
+    for _, moves, result in records(name, paths):
+        marked = [m if i < 6 else m + "=+0" for i, m in enumerate(moves)]
+        print(f"{rule} 15 {result} " + " ".join(marked))
+
+
+def score(token):
+    if "=" not in token:
+        return None
+    v = token.split("=", 1)[1]
+    if v == "+M":
+        return MATE
+    if v == "-M":
+        return -MATE
+    return int(v)
+
+
+def report(name, path, paths):
+    colours = [c for c, _, _ in records(name, paths)]
+    with open(path, encoding="utf-8") as f:
+        games = [line for line in f if line.strip() and not line.startswith("#")]
+    if len(games) != len(colours):
+        sys.exit(f"{path} has {len(games)} games, the records {len(colours)}")
+    moves = mate_moves = 0
+    mates_from = []
+    drops = []
+    first_mate = []
+    lengths = []
+    for colour, line in zip(colours, games):
+        tokens = line.split()[3:]
+        values = [score(t) for t in tokens]
+        ours = 0 if colour == "black" else 1
+        lengths.append(len(tokens))
+        for i in range(len(tokens) - 1):
+            if i % 2 != ours or values[i] is None or values[i + 1] is None:
+                continue
+            before, after = values[i], -values[i + 1]
+            moves += 1
+            if after == -MATE and before > -MATE:
+                mate_moves += 1
+                mates_from.append(before)
+            elif before > -MATE and after > -MATE:
+                drops.append((before - after, before))
+        for i, v in enumerate(values):
+            if i % 2 != ours and v == MATE:
+                first_mate.append(i)
+                break
+    print(f"engine moves judged: {moves}")
+    print(f"moves after which the judge has a forced win: {mate_moves}")
+    for lo, hi in [(-MATE, -1000), (-1000, -500), (-500, -200), (-200, 0), (0, 200), (200, MATE)]:
+        n = sum(1 for b in mates_from if lo <= b < hi)
+        print(f"  from an eval in [{lo}, {hi}): {n}")
+    big = [d for d, b in drops if d >= 300 and b > -1000]
+    if big:
+        print(
+            f"other moves losing 300 or more from an eval above -1000: {len(big)}, "
+            f"median loss {statistics.median(big)}"
+        )
+    if first_mate:
+        print(
+            f"games where the judge sees a forced win: {len(first_mate)} of {len(lengths)}; "
+            f"median ply of its first sight {statistics.median(first_mate)}, "
+            f"median game length {statistics.median(lengths)}"
+        )
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) >= 4 and args[0] == "data":
+        to_data(args[1], args[2], args[3:])
+    elif len(args) >= 4 and args[0] == "report":
+        report(args[1], args[2], args[3:])
+    else:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
