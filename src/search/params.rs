@@ -76,12 +76,13 @@ pub fn lmr_reduction(depth: i32, index: usize) -> i32 {
     (0.3 + d * m * 0.75) as i32
 }
 
-/// Move-count pruning: at `depth`, quiet moves from this (0-based) index on are skipped, half
-/// as many as `3 + depth²/2` kept when the static evaluation is not improving.
+/// Move-count pruning: at `depth`, quiet moves from this (0-based) index on are skipped:
+/// `3 + depth^1.3` when the static evaluation is improving, half as many when not.
 #[inline]
 pub fn lmp_count(depth: i32, improving: bool) -> usize {
-    let d = depth.max(1) as usize;
-    (3 + d * d / 2) * (1 + usize::from(improving)) / 2
+    let d = f64::from(depth.max(1));
+    let full = 3.0 + d.powf(1.3);
+    (if improving { full } else { full / 2.0 }) as usize
 }
 
 /// Win in `ply` plies from the root.
