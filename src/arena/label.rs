@@ -46,6 +46,14 @@ pub struct LabelCounts {
     pub failures: usize,
 }
 
+impl std::ops::AddAssign for LabelCounts {
+    fn add_assign(&mut self, c: LabelCounts) {
+        self.scores += c.scores;
+        self.mates += c.mates;
+        self.failures += c.failures;
+    }
+}
+
 /// The judge's eval `e` in our units.
 pub fn convert(e: Eval, scale: f64) -> Score {
     match e {
@@ -145,11 +153,7 @@ pub fn label_games(
                     let Some(slot) = slots.get(i) else { break };
                     let mut game = slot.lock().expect("one worker per game");
                     let c = label_game(&mut game, &mut judge, &spawn, cfg);
-                    let mut t = total.lock().expect("counts");
-                    t.scores += c.scores;
-                    t.mates += c.mates;
-                    t.failures += c.failures;
-                    drop(t);
+                    *total.lock().expect("counts") += c;
                     progress(done.fetch_add(1, Relaxed) + 1);
                 }
                 if let Some(j) = judge {

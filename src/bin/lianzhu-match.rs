@@ -95,24 +95,11 @@ fn run_label(args: &[String]) -> Result<(), String> {
         let value = rest
             .next()
             .ok_or_else(|| format!("{flag} needs a value; {USAGE}"))?;
-        let bad = |e: String| format!("bad value '{value}' for {flag}: {e}");
         match flag.as_str() {
             "--judge" => cfg.judge = value.clone(),
-            "--nodes" => {
-                cfg.nodes = value
-                    .parse()
-                    .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?
-            }
-            "--scale" => {
-                cfg.scale = value
-                    .parse()
-                    .map_err(|e: std::num::ParseFloatError| bad(e.to_string()))?
-            }
-            "--workers" => {
-                cfg.workers = value
-                    .parse()
-                    .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?
-            }
+            "--nodes" => cfg.nodes = parse_value(flag, value)?,
+            "--scale" => cfg.scale = parse_value(flag, value)?,
+            "--workers" => cfg.workers = parse_value(flag, value)?,
             _ => return Err(format!("unknown option '{flag}'; {USAGE}")),
         }
     }
@@ -143,4 +130,14 @@ fn run_label(args: &[String]) -> Result<(), String> {
         counts.scores, counts.mates, counts.failures
     );
     Ok(())
+}
+
+/// The value of a command-line option, or an error naming the option.
+fn parse_value<T: std::str::FromStr>(flag: &str, value: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    value
+        .parse()
+        .map_err(|e| format!("bad value '{value}' for {flag}: {e}"))
 }
