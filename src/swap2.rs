@@ -21,8 +21,9 @@
 //! - **5 stones**: one search with white to move: `s < 0` gives `SWAP`, otherwise white's 6th
 //!   stone.
 //!
-//! Scores are the search's, from white's view; a move chosen without search (a single forced
-//! reply) is judged by searching the position after it. The stage's time (the maximum of
+//! Scores are the search's, from white's view, settled over its last few completed iterations
+//! (see [`SETTLED_ITERATIONS`]); a move chosen without search (a single forced reply) is judged
+//! by searching the position after it. The stage's time (the maximum of
 //! `limits.time`'s budget) and node limit (`limits.max_nodes`) are split between its searches;
 //! each search gets an even share of what is left, so the stage never runs past its limit by
 //! more than one search's overshoot. Setting `stop` ends the stage at once with the best answer
@@ -45,7 +46,7 @@
 use crate::analyze::time_control_for;
 use crate::rules::{self, Board};
 use crate::search::params::MATE_BOUND;
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, SearchResult, Searcher};
 use crate::types::{Color, Pos, Rule};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -205,6 +206,20 @@ impl Stage<'_> {
         self.stop.load(Ordering::Relaxed)
     }
 
+    /// One search of `board` within `limits`, its nodes charged to the budget, its score
+    /// settled (see [`settled_score`]).
+    pub(crate) fn search(&mut self, board: &Board, limits: &Limits) -> Option<SearchResult> {
+        let mut iterations: Vec<i32> = Vec::new();
+        let mut r = self
+            .searcher
+            .think(board, self.rule, limits, self.stop, &mut |it| {
+                iterations.push(it.score)
+            })?;
+        self.budget.spent(r.nodes);
+        r.score = settled_score(&iterations, r.score);
+        Some(r)
+    }
+
     /// Searches `board` (side to move as set) with a share of the budget for `searches`
     /// searches left. A move chosen without search is judged by the position after it.
     pub(crate) fn judge(&mut self, board: &Board, searches: usize) -> Option<Judgement> {
@@ -216,10 +231,7 @@ impl Stage<'_> {
             return None;
         }
         let limits = self.budget.next(searches)?;
-        let r = self
-            .searcher
-            .think(board, self.rule, &limits, self.stop, &mut |_| {})?;
-        self.budget.spent(r.nodes);
+        let r = self.search(board, &limits)?;
         if self.stopped() && r.depth == 0 {
             // Stopped before the first iteration: the move is unjudged.
             return None;
@@ -240,6 +252,22 @@ impl Stage<'_> {
             score,
         })
     }
+}
+
+/// Iterations whose scores are averaged into a judgement.
+pub const SETTLED_ITERATIONS: usize = 3;
+
+/// The score a balance decision uses: the mean of the last [`SETTLED_ITERATIONS`] completed
+/// iterations' scores, since one iteration's score swings by about 100 with the depth's parity
+/// and the extensions, and the score of an unfinished iteration may be a bound (a fail-high
+/// against the aspiration window) rather than a value. The final score when no iteration
+/// completed or any of them is a mate score.
+fn settled_score(iterations: &[i32], score: i32) -> i32 {
+    let last = &iterations[iterations.len().saturating_sub(SETTLED_ITERATIONS)..];
+    if last.is_empty() || last.iter().any(|s| s.abs() > MATE_BOUND) {
+        return score;
+    }
+    last.iter().sum::<i32>() / last.len() as i32
 }
 
 /// The Swap2 decision for `stones` (in move order: black, white, black, ...) on a `width` x
@@ -405,13 +433,9 @@ fn after_three(stage: &mut Stage, board: &Board) -> Result<Swap2Answer, Swap2Err
             exclude: tried.clone(),
             ..limits
         };
-        let Some(r) = stage
-            .searcher
-            .think(&four, stage.rule, &limits, stage.stop, &mut |_| {})
-        else {
+        let Some(r) = stage.search(&four, &limits) else {
             break;
         };
-        stage.budget.spent(r.nodes);
         if tried.contains(&r.best) || (stage.stopped() && r.depth == 0) {
             break;
         }

@@ -93,13 +93,9 @@ fn fifth_lines(stage: &mut Stage, board: &Board, k: usize, after: usize) -> Vec<
             exclude: excluded.clone(),
             ..limits
         };
-        let Some(r) = stage
-            .searcher
-            .think(board, stage.rule, &limits, stage.stop, &mut |_| {})
-        else {
+        let Some(r) = stage.search(board, &limits) else {
             break;
         };
-        stage.budget.spent(r.nodes);
         if excluded.contains(&r.best) || (stage.stopped() && r.depth == 0) {
             break;
         }
@@ -239,13 +235,9 @@ fn fourth(stage: &mut Stage, game: &OpeningGame) -> Decision {
             exclude: candidates.clone(),
             ..limits
         };
-        let Some(r) = stage
-            .searcher
-            .think(board, stage.rule, &limits, stage.stop, &mut |_| {})
-        else {
+        let Some(r) = stage.search(board, &limits) else {
             break;
         };
-        stage.budget.spent(r.nodes);
         if candidates.contains(&r.best) || !board.is_empty(r.best) {
             break;
         }
@@ -308,13 +300,9 @@ fn place(stage: &mut Stage, board: &Board, k: usize) -> Pos {
         let mut exclude = outside.clone();
         exclude.extend(&tried);
         let limits = Limits { exclude, ..limits };
-        let Some(r) = stage
-            .searcher
-            .think(board, stage.rule, &limits, stage.stop, &mut |_| {})
-        else {
+        let Some(r) = stage.search(board, &limits) else {
             break;
         };
-        stage.budget.spent(r.nodes);
         if !inside.contains(&r.best) || tried.contains(&r.best) {
             break;
         }

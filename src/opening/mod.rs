@@ -3,8 +3,9 @@
 //! stage's time, as a pure API: no protocol text in, none out. [`decide`] answers whatever
 //! step the [`OpeningGame`] waits for; [`apply`] plays a decision into the game.
 //!
-//! All scores are the search's under renju, fouls respected at every stone (the search never
-//! plays one, and every stone is checked by the rules before it is returned). The decisions:
+//! All scores are the search's under renju (settled over its last completed iterations, as
+//! Swap2's are), fouls respected at every stone (the search never plays one, and every stone is
+//! checked by the rules before it is returned). The decisions:
 //!
 //! - **Opening** (RIF, Yamaguchi, Soosõrv-8): each of the 26 openings is searched with white
 //!   to move on half the budget; the [`OPENING_FINALISTS`] closest to 0 are searched again,
