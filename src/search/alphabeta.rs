@@ -78,6 +78,9 @@ struct Frame {
     /// Static evaluation of the node at this ply ([`NO_EVAL`] at the horizon or before it is
     /// known), for the improving test two plies later.
     eval: i32,
+    /// The move a singular-extension verification search of the node at this ply leaves out
+    /// (`Pos::NONE` in every other search); set and cleared around that call by Step 6b.
+    excluded: Pos,
 }
 
 /// One search thread.
@@ -410,6 +413,10 @@ impl<'a> Worker<'a> {
         if self.shared.aborted() {
             return 0;
         }
+        // A verification search (Step 6b) of this same position without this move: it takes
+        // no TT cutoff, stores nothing and prunes nothing by the static evaluation, so its
+        // result speaks only of the other moves.
+        let excluded = self.frames[ply].excluded;
         let me = self.eb.side_to_move();
         let opp = me.opponent();
 
@@ -452,6 +459,10 @@ impl<'a> Worker<'a> {
         let entry = self.shared.tt.probe(key);
         let mut depth = depth;
         if depth <= 0 && opp_fives == 0 {
+            debug_assert!(
+                excluded.is_none(),
+                "verification searches stay above the horizon"
+            );
             if let Some(e) = entry.filter(|_| !pv_node) {
                 let s = score_from_tt(e.score, ply);
                 if cuts(e.bound, s, alpha, beta) {
@@ -487,7 +498,7 @@ impl<'a> Worker<'a> {
         if let Some(e) = entry {
             tt_move = e.mv;
             let s = score_from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth && cuts(e.bound, s, alpha, beta) {
+            if !pv_node && excluded.is_none() && e.depth >= depth && cuts(e.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -518,6 +529,7 @@ impl<'a> Worker<'a> {
             && ply >= 2
             && (self.frames[ply - 2].eval == NO_EVAL || static_eval > self.frames[ply - 2].eval);
         if !pv_node
+            && excluded.is_none()
             && !opp_threat
             && depth <= RFP_DEPTH
             && beta.abs() < MATE_BOUND
@@ -528,7 +540,12 @@ impl<'a> Worker<'a> {
 
         // Step 5b. Internal iterative reduction: a node without a TT move at some depth is
         // searched one ply shallower (its ordering is poor anyway; the next visit has a move).
-        if tt_move == Pos::NONE && (pv_node || cut_node) && depth >= IIR_MIN_DEPTH {
+        // Never in a verification search, which must keep the depth it was given.
+        if tt_move == Pos::NONE
+            && excluded.is_none()
+            && (pv_node || cut_node)
+            && depth >= IIR_MIN_DEPTH
+        {
             depth -= 1;
         }
 
@@ -548,6 +565,15 @@ impl<'a> Worker<'a> {
             self.frames[ply].moves = moves;
             return mate_in(ply + 1);
         }
+        // A verification search leaves its excluded move out of the list.
+        if !excluded.is_none() {
+            moves.retain(|m| m.pos != excluded);
+            if moves.is_empty() {
+                // The excluded move was the only one: no other move reaches alpha.
+                self.frames[ply].moves = moves;
+                return alpha;
+            }
+        }
         if moves.is_empty() {
             self.frames[ply].moves = moves;
             // No legal defence of a five (renju: the block is a foul), or nothing to play.
@@ -558,9 +584,55 @@ impl<'a> Worker<'a> {
             };
         }
 
+        // Step 6b. Singular extension. The TT move (generated, so first in the order) with a
+        // lower bound from a search nearly as deep is verified: the other moves are searched
+        // at half the depth with a null window a margin below its score. If they all fail
+        // low, the TT move is singular (the only good one) and is searched one ply deeper;
+        // if they fail high and the lowered bound still reaches beta, several moves beat
+        // beta and the node is cut (multi-cut). Not at a forced node (its only move is a
+        // block), not for mate scores, not within another verification of this node, and only
+        // within twice the iteration's depth so that chains of extensions end.
+        let mut extension = 0;
+        let singular = entry.filter(|e| {
+            excluded.is_none()
+                && kind != NodeKind::Forced
+                && depth >= SE_MIN_DEPTH
+                && (ply as i32) < 2 * self.root_depth
+                && !tt_move.is_none()
+                && moves[0].pos == tt_move
+                && matches!(e.bound, Bound::Lower | Bound::Exact)
+                && e.depth >= depth - SE_TT_DEPTH_MARGIN
+                && e.score.abs() < MATE_BOUND
+        });
+        if let Some(e) = singular {
+            let singular_beta = score_from_tt(e.score, ply) - SE_MARGIN_PER_DEPTH * depth;
+            let singular_depth = (depth - 1) / 2;
+            self.frames[ply].excluded = tt_move;
+            let s = self.search(
+                singular_beta - 1,
+                singular_beta,
+                singular_depth,
+                ply,
+                false,
+                cut_node,
+            );
+            self.frames[ply].excluded = Pos::NONE;
+            if self.shared.aborted() {
+                self.frames[ply].moves = moves;
+                return 0;
+            }
+            if s < singular_beta {
+                extension = 1;
+            } else if singular_beta >= beta {
+                self.frames[ply].moves = moves;
+                return singular_beta;
+            }
+        }
+
         // Step 7. Search the moves: PVS with late-move reductions and move-count pruning.
         // Moves that make a four are never pruned or reduced; quiet moves (no live three
-        // made, no double three blocked) are pruned by count at every depth.
+        // made, no double three blocked) are pruned by count at every depth. A singular TT
+        // move (first) gets its extension.
         let forced = kind == NodeKind::Forced;
         let new_depth = if forced { depth } else { depth - 1 };
         let lmp_limit = lmp_count(depth, improving);
@@ -580,7 +652,7 @@ impl<'a> Worker<'a> {
                 -self.search(
                     -beta,
                     -alpha,
-                    new_depth,
+                    new_depth + extension,
                     ply + 1,
                     pv_node,
                     !pv_node && !cut_node,
@@ -649,16 +721,19 @@ impl<'a> Worker<'a> {
         }
         self.frames[ply].moves = moves;
 
-        // Step 9. Store the result.
-        let bound = bound_of(best, original_alpha, beta);
-        self.shared.tt.store(
-            key,
-            best_move,
-            score_to_tt(best, ply),
-            static_eval,
-            depth,
-            bound,
-        );
+        // Step 9. Store the result (not of a verification search: its key is the node's, its
+        // result only the other moves').
+        if excluded.is_none() {
+            let bound = bound_of(best, original_alpha, beta);
+            self.shared.tt.store(
+                key,
+                best_move,
+                score_to_tt(best, ply),
+                static_eval,
+                depth,
+                bound,
+            );
+        }
         best
     }
 }

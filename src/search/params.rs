@@ -37,6 +37,18 @@ pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
 /// searched one ply shallower.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
+/// Singular extension: least depth of a node whose TT move is tested for being singular
+/// (the only good move), by a reduced search of the other moves.
+pub const SE_MIN_DEPTH: i32 = 7;
+/// Singular extension: the TT entry must come from a search at least `depth` minus this.
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// Singular extension: the other moves must stay this much per ply of depth below the TT
+/// score for the TT move to be singular (our logistic scale is about 500 units per e-fold).
+pub const SE_MARGIN_PER_DEPTH: i32 = 2;
+// The verification search runs at `(depth - 1) / 2`, which must stay above the horizon (its
+// excluded move is not honoured by the horizon's TT stores).
+const _: () = assert!((SE_MIN_DEPTH - 1) / 2 >= 1);
+
 /// Most fours of the side to move in the quiescence search at the horizon (after the VCF
 /// probe; a call of the full VCF prover there lost a third of the speed).
 pub const QS_FOURS: u32 = 4;
@@ -64,12 +76,13 @@ pub fn lmr_reduction(depth: i32, index: usize) -> i32 {
     (0.3 + d * m * 0.75) as i32
 }
 
-/// Move-count pruning: at `depth`, quiet moves from this (0-based) index on are skipped, half
-/// as many as `3 + depth²/2` kept when the static evaluation is not improving.
+/// Move-count pruning: at `depth`, quiet moves from this (0-based) index on are skipped:
+/// `3 + depth^1.3` when the static evaluation is improving, half as many when not.
 #[inline]
 pub fn lmp_count(depth: i32, improving: bool) -> usize {
-    let d = depth.max(1) as usize;
-    (3 + d * d / 2) * (1 + usize::from(improving)) / 2
+    let d = f64::from(depth.max(1));
+    let full = 3.0 + d.powf(1.3);
+    (if improving { full } else { full / 2.0 }) as usize
 }
 
 /// Win in `ply` plies from the root.
