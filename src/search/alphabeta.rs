@@ -162,10 +162,12 @@ impl<'a> Worker<'a> {
                     (-INF, INF)
                 };
             let mut partial = None;
+            let mut partial_fails_high = false;
             let score = loop {
                 let (s, best) = self.root_search(alpha, beta, depth, on_root);
                 if best.is_some() {
                     partial = best;
+                    partial_fails_high = s >= beta;
                 }
                 if self.shared.aborted() {
                     break None;
@@ -181,9 +183,14 @@ impl<'a> Worker<'a> {
                 delta *= 2;
             };
             // Step 2. Keep the result of a completed iteration.
+            // An interrupted iteration gives its best move so far, unless that is only the
+            // previous best failing high: a fail-high proves a bound (often one the finished
+            // iteration would not confirm), so the last completed value stands.
             let Some(score) = score else {
-                if partial.is_some() {
-                    last = partial;
+                let same_best =
+                    |p: &Iteration| last.as_ref().is_some_and(|l| l.pv.first() == p.pv.first());
+                if let Some(p) = partial.filter(|p| !(partial_fails_high && same_best(p))) {
+                    last = Some(p);
                 }
                 break;
             };
