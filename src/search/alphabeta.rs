@@ -642,6 +642,15 @@ impl<'a> Worker<'a> {
         // move (first) gets its extension.
         let forced = kind == NodeKind::Forced;
         let new_depth = if forced { depth } else { depth - 1 };
+        // Fail-high reduction: an expected cut node well above beta needs no full depth for
+        // its quiet moves to show it.
+        let fail_high = cut_node
+            && !forced
+            && !opp_threat
+            && excluded.is_none()
+            && depth >= 2
+            && beta.abs() < MATE_BOUND
+            && eval >= beta + FHR_MARGIN * depth - FHR_BASE;
         let lmp_limit = lmp_count(depth, improving);
         let killers = self.frames[ply].killers;
         let mut best = -INF;
@@ -654,6 +663,7 @@ impl<'a> Worker<'a> {
             if !pv_node && quiet && i >= lmp_limit && best > -MATE_BOUND {
                 break;
             }
+            let new_depth = new_depth - i32::from(fail_high && m.threat < CellThreat::Block4);
             self.eb.make(m.pos);
             let s = if i == 0 {
                 -self.search(

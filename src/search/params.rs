@@ -25,6 +25,11 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 pub const RFP_DEPTH: i32 = MAX_DEPTH;
 /// Reverse futility margin per ply of depth.
 pub const RFP_MARGIN: i32 = 60;
+/// Fail-high reduction: in an expected cut node whose estimate stands this much per ply of
+/// depth (less [`FHR_BASE`]) above beta, every move but a four loses one more ply.
+pub const FHR_MARGIN: i32 = 30;
+/// Fail-high reduction: the margin's constant part.
+pub const FHR_BASE: i32 = 18;
 
 /// Late-move reductions: first depth and first move index reduced.
 pub const LMR_MIN_DEPTH: i32 = 2;
