@@ -48,7 +48,7 @@
 use crate::notation::json_string;
 use crate::rules::{self, Board, Foul};
 use crate::search::params::MATE;
-use crate::search::time::{TimeControl, TURN_RESERVE_MS};
+use crate::search::time::TimeControl;
 use crate::search::{Limits, Searcher};
 use crate::threat::format_point;
 use crate::threat::vcf::{self, VcfLimits, VcfOutcome, VcfResult};
@@ -146,24 +146,6 @@ pub struct Analysis {
 
 pub use crate::solve::read_position;
 
-/// A turn limit whose search maximum ([`TimeControl::budget`]) is about `ms`.
-pub(crate) fn time_control_for(ms: u64) -> TimeControl {
-    let ms = ms.max(1);
-    let mut tc = TimeControl {
-        turn_ms: ms as i64 + TURN_RESERVE_MS,
-        ..TimeControl::default()
-    };
-    // The maximum is the turn less a reserve that grows with the turn; a few steps converge.
-    for _ in 0..8 {
-        let max = tc.budget(0).maximum.as_millis() as u64;
-        if max >= ms {
-            break;
-        }
-        tc.turn_ms += (ms - max) as i64;
-    }
-    tc
-}
-
 /// Analyses one position (see the module docs). `None` when the side to move has no legal
 /// move.
 pub fn analyze_position(
@@ -212,7 +194,7 @@ pub fn analyze_position(
             ..Limits::default()
         },
         (None, t) => {
-            let mut tc = time_control_for(t.unwrap_or(DEFAULT_TIME_MS) / searches);
+            let mut tc = TimeControl::with_maximum(t.unwrap_or(DEFAULT_TIME_MS) / searches);
             tc.turn_ms *= searches as i64;
             Limits {
                 time: Some(tc),
@@ -484,13 +466,5 @@ mod tests {
         assert_eq!(mate_plies(300), None);
         assert_eq!(text_score(MATE - 3), "M3");
         assert_eq!(text_score(-MATE + 2), "-M2");
-    }
-
-    #[test]
-    fn time_share_gives_about_that_maximum() {
-        for ms in [1u64, 10, 100, 333, 1_000, 4_000, 10_000, 60_000] {
-            let max = time_control_for(ms).budget(200).maximum.as_millis() as u64;
-            assert!(max >= ms && max <= ms + 2, "{ms} -> {max}");
-        }
     }
 }

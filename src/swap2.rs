@@ -43,9 +43,9 @@
 //! }
 //! ```
 
-use crate::analyze::time_control_for;
 use crate::rules::{self, Board};
 use crate::search::params::MATE_BOUND;
+use crate::search::time::TimeControl;
 use crate::search::{Limits, SearchResult, Searcher};
 use crate::types::{Color, Pos, Rule};
 use std::fmt;
@@ -167,7 +167,7 @@ impl StageBudget {
             if left < Duration::from_millis(2) {
                 return None;
             }
-            l.time = Some(time_control_for(
+            l.time = Some(TimeControl::with_maximum(
                 (left.as_millis() as u64 / searches).max(1),
             ));
         }

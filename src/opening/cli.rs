@@ -12,10 +12,10 @@
 //! `--list` writes the 26 openings instead, one a line.
 
 use super::{decide_step, Decision};
-use crate::analyze::time_control_for;
 use crate::notation::{format_pos, json_string, parse_moves};
 use crate::rules::opening::game::{OpeningGame, Protocol, Step};
 use crate::rules::opening::{by_name, Opening, OPENINGS};
+use crate::search::time::TimeControl;
 use crate::search::{Limits, Searcher};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -204,7 +204,7 @@ pub fn run(
     let limits = Limits {
         time: match args.nodes {
             Some(_) => None,
-            None => Some(time_control_for(args.time_ms.unwrap_or(1000))),
+            None => Some(TimeControl::with_maximum(args.time_ms.unwrap_or(1000))),
         },
         max_nodes: args.nodes.unwrap_or(0),
         threads: threads.max(1),

@@ -58,6 +58,27 @@ impl TimeControl {
         self.match_ms > 0 && self.time_left_ms != i64::from(i32::MAX)
     }
 
+    /// A turn limit whose search maximum ([`TimeControl::budget`]) is about `ms`: for a
+    /// caller that has a time per search (`analyze --time-ms`, the Swap2 and opening stages'
+    /// shares) rather than a manager's clock.
+    pub fn with_maximum(ms: u64) -> TimeControl {
+        let ms = ms.max(1);
+        let mut tc = TimeControl {
+            turn_ms: ms as i64 + TURN_RESERVE_MS,
+            ..TimeControl::default()
+        };
+        // The maximum is the turn less a reserve that grows with the turn; a few steps
+        // converge.
+        for _ in 0..8 {
+            let max = tc.budget(0).maximum.as_millis() as u64;
+            if max >= ms {
+                break;
+            }
+            tc.turn_ms += (ms - max) as i64;
+        }
+        tc
+    }
+
     /// The budget for a move with about `empty_cells` free points left.
     pub fn budget(&self, empty_cells: usize) -> Budget {
         if self.turn_ms <= 0 {
@@ -139,6 +160,17 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_time_per_search_gives_about_that_maximum() {
+        for ms in [1u64, 10, 100, 333, 1_000, 4_000, 10_000, 60_000] {
+            let max = TimeControl::with_maximum(ms)
+                .budget(200)
+                .maximum
+                .as_millis() as u64;
+            assert!(max >= ms && max <= ms + 2, "{ms} -> {max}");
+        }
+    }
 
     #[test]
     fn budgets_stay_under_limits() {
