@@ -489,6 +489,21 @@ mod tests {
     }
 
     #[test]
+    fn a_settled_score_is_the_mean_of_the_last_completed_iterations() {
+        // The last three of four iterations; the final score (a bound) does not count.
+        assert_eq!(settled_score(&[10, -20, 40, 100], 172), 40);
+        assert_eq!(settled_score(&[30, -10], 5), 10);
+        // No completed iteration, or a mate among the last three: the final score.
+        assert_eq!(settled_score(&[], 55), 55);
+        assert_eq!(
+            settled_score(&[0, 20, MATE_BOUND + 5], MATE_BOUND + 5),
+            MATE_BOUND + 5
+        );
+        // A mate further back no longer counts.
+        assert_eq!(settled_score(&[-MATE_BOUND - 9, 3, 6, 9], 9), 6);
+    }
+
+    #[test]
     fn wrong_stone_counts_are_refused() {
         let mut s = Searcher::new(1 << 20);
         let stop = AtomicBool::new(false);
