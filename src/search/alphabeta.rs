@@ -100,6 +100,8 @@ pub(crate) struct Worker<'a> {
     /// Share of the optimum time this position deserves (below 1 when the root only has
     /// defences to choose from).
     pub time_scale: f64,
+    /// [`lmp_table`]: quiet moves kept per depth, not improving and improving.
+    lmp: [[usize; 2]; LMP_DEPTHS],
 }
 
 const INF: i32 = MATE + 1;
@@ -133,6 +135,7 @@ impl<'a> Worker<'a> {
                 })
                 .collect(),
             time_scale: 1.0,
+            lmp: lmp_table(),
         }
     }
 
@@ -651,7 +654,8 @@ impl<'a> Worker<'a> {
             && depth >= 2
             && beta.abs() < MATE_BOUND
             && eval >= beta + FHR_MARGIN * depth - FHR_BASE;
-        let lmp_limit = lmp_count(depth, improving);
+        let lmp_limit =
+            self.lmp[(depth.max(1) as usize).min(LMP_DEPTHS - 1)][usize::from(improving)];
         let killers = self.frames[ply].killers;
         let mut best = -INF;
         let mut best_move = Pos::NONE;

@@ -81,13 +81,19 @@ pub fn lmr_reduction(depth: i32, index: usize) -> i32 {
     (0.3 + d * m * 0.75) as i32
 }
 
-/// Move-count pruning: at `depth`, quiet moves from this (0-based) index on are skipped:
-/// `3 + depth^1.3` when the static evaluation is improving, half as many when not.
-#[inline]
-pub fn lmp_count(depth: i32, improving: bool) -> usize {
-    let d = f64::from(depth.max(1));
-    let full = 3.0 + d.powf(1.3);
-    (if improving { full } else { full / 2.0 }) as usize
+/// Depths the move-count table covers (deeper nodes use its last entry).
+pub const LMP_DEPTHS: usize = MAX_PLY;
+
+/// Move-count pruning: at depth `d` (index), quiet moves from this (0-based) index on are
+/// skipped: `3 + d^1.3` when the static evaluation is improving (`[d][1]`), half as many when
+/// not (`[d][0]`). Built once per search thread, so that no node pays for the power.
+pub fn lmp_table() -> [[usize; 2]; LMP_DEPTHS] {
+    let mut t = [[0; 2]; LMP_DEPTHS];
+    for (depth, row) in t.iter_mut().enumerate() {
+        let full = 3.0 + (depth.max(1) as f64).powf(1.3);
+        *row = [(full / 2.0) as usize, full as usize];
+    }
+    t
 }
 
 /// Win in `ply` plies from the root.
