@@ -262,7 +262,7 @@ pub const SETTLED_ITERATIONS: usize = 3;
 /// and the extensions, and the score of an unfinished iteration may be a bound (a fail-high
 /// against the aspiration window) rather than a value. The final score when no iteration
 /// completed or any of them is a mate score.
-fn settled_score(iterations: &[i32], score: i32) -> i32 {
+pub fn settled_score(iterations: &[i32], score: i32) -> i32 {
     let last = &iterations[iterations.len().saturating_sub(SETTLED_ITERATIONS)..];
     if last.is_empty() || last.iter().any(|s| s.abs() > MATE_BOUND) {
         return score;

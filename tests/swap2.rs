@@ -7,7 +7,7 @@ use lianzhu::notation::parse_moves;
 use lianzhu::rules::{self, Board};
 use lianzhu::search::time::TimeControl;
 use lianzhu::search::{Limits, Searcher};
-use lianzhu::swap2::{answer, Swap2Answer, BALANCE_MARGIN};
+use lianzhu::swap2::{answer, settled_score, Swap2Answer, BALANCE_MARGIN};
 use lianzhu::types::{Pos, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -96,17 +96,22 @@ fn check_form(stones: &[Pos], rule: Rule, a: &Swap2Answer) {
     }
 }
 
-/// A deeper search's score for white to move after `stones`.
+/// A deeper search's score for white to move after `stones`, settled over its last
+/// iterations as the engine's own balance decisions are (one iteration's score swings by
+/// about 100 from depth to depth).
 fn white_score(stones: &[Pos], rule: Rule, turn_ms: i64) -> i32 {
     let mut b = Board::square(15).unwrap();
     for &p in stones {
         b.make(p);
     }
     let stop = AtomicBool::new(false);
-    searcher()
-        .think(&b, rule, &timed(turn_ms), &stop, &mut |_| {})
-        .expect("a move")
-        .score
+    let mut iterations = Vec::new();
+    let r = searcher()
+        .think(&b, rule, &timed(turn_ms), &stop, &mut |it| {
+            iterations.push(it.score)
+        })
+        .expect("a move");
+    settled_score(&iterations, r.score)
 }
 
 #[test]
