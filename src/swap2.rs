@@ -9,9 +9,9 @@
 //!
 //! [`answer`] covers the three stages by the number of stones given:
 //! - **0 stones**: proposes three stones. A short search scores each of
-//!   [`OPENING_CANDIDATES`] (white to move) with half the budget; the [`OPENING_FINALISTS`]
-//!   closest to 0 are searched again with the other half, and the one whose second score is
-//!   closest to 0 is chosen (ties: list order).
+//!   [`opening_candidates`] (white to move) with half the budget; the [`OPENING_FINALISTS`]
+//!   closest to 0 are searched again with the other half, and the one whose two scores (the
+//!   second counting twice) average closest to 0 is chosen (ties: list order).
 //! - **3 stones**: one search with white to move gives `s` and white's best 4th stone. With
 //!   `s < -BALANCE_MARGIN` black is better: `SWAP`. With `s > BALANCE_MARGIN` white is better:
 //!   the 4th stone. In between the engine cannot tell the sides apart, so it hands the choice
@@ -120,19 +120,44 @@ pub const FIFTH_STONE_CANDIDATES: usize = 3;
 
 /// The three-stone openings proposed on the empty board, as offsets `(dx, dy)` from the
 /// centre of white's stone and of black's second stone (black's first is the centre). To the
-/// engine a close second black stone is a clear black advantage; these stand 4 or 5 points
-/// away, where its scores (white to move, about a second of search) lie on both sides of 0
-/// under freestyle, standard and renju. All fit on boards of 11 and more.
+/// engine a close second black stone is a clear black advantage; these stand 4 points away,
+/// where the scores of the learned freestyle and standard tables (white to move, four
+/// iterations of a second's search each) stayed within about 100 of 0, on both sides. All fit
+/// on boards of 11 and more.
 pub const OPENING_CANDIDATES: [((i32, i32), (i32, i32)); 8] = [
     ((0, 1), (-3, -4)),
-    ((0, 1), (-4, -4)),
-    ((0, 1), (3, -4)),
-    ((1, 1), (5, 3)),
-    ((1, 0), (0, 4)),
-    ((1, 1), (4, -3)),
-    ((1, 1), (-5, 0)),
-    ((0, 1), (4, 0)),
+    ((0, 1), (-2, -4)),
+    ((0, 1), (-1, -4)),
+    ((0, 1), (4, -2)),
+    ((1, 1), (-4, 1)),
+    ((1, 1), (-2, -4)),
+    ((1, 1), (1, -4)),
+    ((1, 1), (-4, -2)),
 ];
+
+/// Renju's three-stone openings, as [`OPENING_CANDIDATES`]. Renju's learned evaluation judges
+/// a black stone 4 or 5 points away a clear white advantage (about +150 to +570 for white at
+/// a second of search), so black's second stone stands 2 or 3 points away here, where its
+/// scores (600 ms, white to move) lie between -21 and +36.
+pub const RENJU_OPENING_CANDIDATES: [((i32, i32), (i32, i32)); 8] = [
+    ((0, 1), (0, -2)),
+    ((1, 1), (0, -2)),
+    ((1, 1), (2, 0)),
+    ((0, 1), (2, -1)),
+    ((1, 1), (3, 0)),
+    ((0, 1), (3, 0)),
+    ((1, 1), (-2, -1)),
+    ((0, 1), (-2, -1)),
+];
+
+/// The empty-board proposal's candidates under `rule`.
+pub fn opening_candidates(rule: Rule) -> &'static [((i32, i32), (i32, i32))] {
+    if rule == Rule::Renju {
+        &RENJU_OPENING_CANDIDATES
+    } else {
+        &OPENING_CANDIDATES
+    }
+}
 
 /// Shares a stage's time and nodes between its searches (also used by `opening`).
 pub(crate) struct StageBudget {
@@ -318,14 +343,14 @@ pub fn answer(
 }
 
 /// The candidate openings that fit on `board`, as boards with white to move.
-fn opening_boards(board: &Board) -> Vec<Board> {
+fn opening_boards(board: &Board, rule: Rule) -> Vec<Board> {
     let c = board.center();
     let at = |(dx, dy): (i32, i32)| -> Option<Pos> {
         let x = c.x() as i64 + i64::from(dx);
         let y = c.y() as i64 + i64::from(dy);
         board.pos(x, y).ok()
     };
-    OPENING_CANDIDATES
+    opening_candidates(rule)
         .iter()
         .filter_map(|&(w, b)| {
             let (w, b) = (at(w)?, at(b)?);
@@ -346,7 +371,7 @@ fn stones_after(board: &Board, from: usize) -> Vec<Pos> {
 }
 
 fn propose_opening(stage: &mut Stage, board: &Board) -> Result<Swap2Answer, Swap2Error> {
-    let candidates = opening_boards(board);
+    let candidates = opening_boards(board, stage.rule);
     if candidates.is_empty() {
         // A board too small for the list: the first three empty points near the centre.
         let c = board.center();
@@ -360,6 +385,7 @@ fn propose_opening(stage: &mut Stage, board: &Board) -> Result<Swap2Answer, Swap
     // Round 1: every candidate with half the stage's budget (as if `n` more searches of the
     // same share followed); round 2: the closest few again with the other half, deeper.
     let n = candidates.len();
+    let mut first: Vec<i32> = Vec::with_capacity(n);
     let mut scores: Vec<(i32, usize)> = Vec::with_capacity(n);
     for (i, o) in candidates.iter().enumerate() {
         let Some(j) = stage.judge(o, 2 * n - i) else {
@@ -370,18 +396,22 @@ fn propose_opening(stage: &mut Stage, board: &Board) -> Result<Swap2Answer, Swap
             crate::notation::format_moves(&stones_after(o, 0)),
             j.score
         );
+        first.push(j.score);
         scores.push((j.score.abs(), i));
     }
     // Stable: equal scores keep the list order.
     scores.sort_by_key(|&(s, _)| s);
     scores.truncate(OPENING_FINALISTS);
+    // A finalist is judged by both of its scores, the deeper one counting twice: one
+    // search's score swings by about 100 from depth to depth, and the smallest of several
+    // noisy scores is the one most likely to have swung towards 0.
     let mut finals: Vec<(i32, usize)> = Vec::with_capacity(scores.len());
     for (k, &(_, i)) in scores.iter().enumerate() {
         let Some(j) = stage.judge(&candidates[i], scores.len() - k) else {
             break;
         };
         log::debug!("swap2 opening {i} again: white scores {}", j.score);
-        finals.push((j.score.abs(), i));
+        finals.push(((first[i] + 2 * j.score).abs() / 3, i));
     }
     let chosen = if finals.len() == scores.len() {
         finals.iter().min_by_key(|&&(s, i)| (s, i)).map(|&(_, i)| i)
@@ -484,7 +514,10 @@ mod tests {
     fn every_candidate_fits_on_small_boards() {
         for size in [11, 15, 20] {
             let b = Board::square(size).unwrap();
-            assert_eq!(opening_boards(&b).len(), OPENING_CANDIDATES.len(), "{size}");
+            for rule in [Rule::Freestyle, Rule::Renju] {
+                let n = opening_candidates(rule).len();
+                assert_eq!(opening_boards(&b, rule).len(), n, "{size} {rule}");
+            }
         }
     }
 

@@ -421,12 +421,12 @@ static HAND: [LazyLock<Arc<EvalTables>>; 5] = [
     LazyLock::new(|| hand_tables(4)),
 ];
 
-/// The learned table files compiled into the binary, one per rule that has one. Renju's
-/// (`learned/renju.lzev`, `--eval` it) won its self-play match against the hand-set weights
-/// but scored lower against the sparring Rapfi (docs/strength.md), so renju plays hand-set.
+/// The learned table files compiled into the binary, one per rule that has one (caro has
+/// none and plays the hand-set weights).
 const LEARNED: &[&[u8]] = &[
     include_bytes!("learned/freestyle.lzev"),
     include_bytes!("learned/standard.lzev"),
+    include_bytes!("learned/renju.lzev"),
 ];
 
 static BUILTIN: LazyLock<EvalSet> = LazyLock::new(|| {
