@@ -1,0 +1,869 @@
+//! The board's one session: the game, the settings, the engine process and what it said.
+//!
+//! The engine is told the whole position for every request (`BOARD` for a move, `YXBOARD`
+//! before `YXSHOWFORBID` and `YXNBEST`), so undo, new games and pasted positions need no
+//! engine state. Every change of the position bumps `version`; each request records the
+//! version it was for in a queue of expected answers (the engine answers in order), and an
+//! answer for an older version is dropped. A search for an old version is stopped with
+//! `YXSTOP` (engines that know the Yixin-Board commands) or left to finish.
+//!
+//! The page polls `GET /api/state`; each poll is a heartbeat. If no page has polled for
+//! [`HEARTBEAT`], or the page says goodbye (`/api/bye` when the tab closes), a running search
+//! is stopped.
+
+use crate::engine::EngineProc;
+use crate::engine_line::{self, EngineLine, Progress, Realtime};
+use crate::game::{color_name, foul_name, Game, Outcome, Pt, Refused};
+use crate::json::Json;
+use crate::vcf::{self, VcfAnswer};
+use lianzhu::types::{Color, Rule};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, Weak};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A search is stopped when no page has asked for the state for this long.
+pub const HEARTBEAT: Duration = Duration::from_secs(3);
+/// How long the engine may take to answer `ABOUT`, `START` and the first `YXSHOWFORBID`.
+pub const START_TIMEOUT: Duration = Duration::from_secs(10);
+/// `INFO time_left` meaning "no match clock".
+const NO_MATCH_CLOCK: &str = "2147483647";
+
+/// The session shared by the HTTP loop, the engine's reader thread and the watchdog.
+pub type Shared = Arc<Mutex<Session>>;
+
+/// Who plays what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The user plays black, the engine white.
+    Black,
+    /// The user plays white, the engine black.
+    White,
+    /// The user places stones for both sides and the engine analyses every position.
+    Analysis,
+}
+
+impl Mode {
+    /// Reads `black`, `white` or `analysis`.
+    pub fn parse(text: &str) -> Option<Mode> {
+        match text {
+            "black" => Some(Mode::Black),
+            "white" => Some(Mode::White),
+            "analysis" => Some(Mode::Analysis),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Black => "black",
+            Mode::White => "white",
+            Mode::Analysis => "analysis",
+        }
+    }
+
+    /// The engine's colour in a game against the user.
+    fn engine_color(self) -> Option<Color> {
+        match self {
+            Mode::Black => Some(Color::White),
+            Mode::White => Some(Color::Black),
+            Mode::Analysis => None,
+        }
+    }
+}
+
+/// The user's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Who plays what.
+    pub mode: Mode,
+    /// The engine's time per move in a game (ms).
+    pub move_ms: u64,
+    /// The time of one analysis (ms), shared by its n lines.
+    pub analysis_ms: u64,
+    /// The number of best moves an analysis lists.
+    pub nbest: usize,
+}
+
+/// Limits the page may set.
+pub const MOVE_MS: std::ops::RangeInclusive<u64> = 50..=600_000;
+/// Limits of the n-best count.
+pub const NBEST: std::ops::RangeInclusive<usize> = 1..=10;
+
+/// An answer the engine owes, and the position version it is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    About,
+    Start,
+    /// The first `YXSHOWFORBID`: does the engine speak the Yixin-Board commands?
+    Probe,
+    Forbid(u64),
+    Move(u64),
+    Analysis(u64),
+}
+
+/// One line of the search's output (one per `multipv`).
+#[derive(Clone, Debug, Default)]
+struct Line {
+    depth: String,
+    ev: String,
+    winrate: Option<f64>,
+    nodes: u64,
+    ms: u64,
+    pv: Vec<String>,
+}
+
+/// What the engine is doing for the current position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Thinking {
+    Move,
+    Analysis,
+}
+
+/// Static facts about the engine.
+#[derive(Clone, Debug, Default)]
+struct EngineInfo {
+    name: Option<String>,
+    /// `Some(true)` once the engine answered `YXSHOWFORBID`, `Some(false)` if it refused it.
+    yx: Option<bool>,
+    /// The engine's program, when it is Lianzhu (for `solve`).
+    solver: Option<String>,
+    error: Option<String>,
+}
+
+/// The session.
+pub struct Session {
+    me: Weak<Mutex<Session>>,
+    engine_cmd: Vec<String>,
+    engine: Option<EngineProc>,
+    /// Counts engine processes, so a dead one's last lines are told apart.
+    generation: u64,
+    info: EngineInfo,
+    engine_size: Option<usize>,
+    queue: VecDeque<(Expect, Instant)>,
+    game: Game,
+    version: u64,
+    settings: Settings,
+    thinking: Option<Thinking>,
+    lines: Vec<Line>,
+    /// The detail record being read (`INFO PV k`).
+    record: Option<usize>,
+    realtime_pos: Option<Pt>,
+    realtime_best: Option<Pt>,
+    forbid: Option<Vec<Pt>>,
+    vcf: Option<[VcfAnswer; 2]>,
+    message: (u64, String),
+    last_seen: Instant,
+}
+
+impl Session {
+    /// A session with an empty renju board, the user playing black; the engine starts with
+    /// the first game.
+    pub fn new(engine_cmd: Vec<String>) -> Shared {
+        Arc::new_cyclic(|me| {
+            Mutex::new(Session {
+                me: me.clone(),
+                engine_cmd,
+                engine: None,
+                generation: 0,
+                info: EngineInfo::default(),
+                engine_size: None,
+                queue: VecDeque::new(),
+                game: Game::new(Rule::Renju, 15).expect("15 is an offered size"),
+                version: 0,
+                settings: Settings {
+                    mode: Mode::Black,
+                    move_ms: 1000,
+                    analysis_ms: 5000,
+                    nbest: 3,
+                },
+                thinking: None,
+                lines: Vec::new(),
+                record: None,
+                realtime_pos: None,
+                realtime_best: None,
+                forbid: None,
+                vcf: None,
+                message: (0, String::new()),
+                last_seen: Instant::now(),
+            })
+        })
+    }
+
+    /// The board side of the game.
+    pub fn board_size(&self) -> usize {
+        self.game.size()
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
+    fn say(&mut self, text: impl Into<String>) {
+        let text = text.into();
+        log::info!("{text}");
+        self.message = (self.message.0 + 1, text);
+    }
+
+    // ----- requests from the page -----
+
+    /// A heartbeat: a page is open.
+    pub fn seen(&mut self) {
+        self.last_seen = Instant::now();
+    }
+
+    /// The page was closed: stop searching.
+    pub fn bye(&mut self) {
+        self.last_seen = Instant::now() - HEARTBEAT * 2;
+        if self.thinking.is_some() {
+            self.stop_search();
+            self.say("search stopped: the page was closed");
+        }
+    }
+
+    /// A new game (same engine; it is started if it is not running).
+    pub fn new_game(&mut self, rule: Rule, size: usize) -> Result<(), Refused> {
+        let game = Game::new(rule, size)?;
+        self.stop_search();
+        self.game = game;
+        if self.engine.is_none() {
+            self.info.error = None;
+        }
+        self.position_changed();
+        Ok(())
+    }
+
+    /// Changes the settings; a new mode takes effect at once (the engine moves if it is now
+    /// its turn, an analysis starts or stops).
+    pub fn set(&mut self, settings: Settings) {
+        let mode_changed = settings.mode != self.settings.mode;
+        self.settings = settings;
+        if mode_changed {
+            self.stop_search();
+            self.position_changed();
+        }
+    }
+
+    /// The user clicked `pt`.
+    pub fn play(&mut self, pt: Pt) -> Result<(), Refused> {
+        if self.engine_to_move() {
+            return Err(Refused(if self.thinking == Some(Thinking::Move) {
+                "wait: the engine is thinking".into()
+            } else {
+                "it is the engine's turn".into()
+            }));
+        }
+        self.game.play(pt)?;
+        self.stop_search();
+        self.position_changed();
+        Ok(())
+    }
+
+    /// Takes back the last move, and in a game also the engine's answer before it, so it is
+    /// the user's turn again.
+    pub fn undo(&mut self) -> Result<(), Refused> {
+        if self.game.moves().is_empty() {
+            return Err(Refused("there is no move to take back".into()));
+        }
+        self.stop_search();
+        self.game.undo();
+        if let Some(engine) = self.settings.mode.engine_color() {
+            if self.game.to_move() == engine && !self.game.moves().is_empty() {
+                self.game.undo();
+            }
+        }
+        self.position_changed();
+        Ok(())
+    }
+
+    /// Replaces the game by a pasted move list (same rule and size).
+    pub fn set_position(&mut self, text: &str) -> Result<(), Refused> {
+        let game = Game::from_text(self.game.rule(), self.game.size(), text)?;
+        self.stop_search();
+        self.game = game;
+        self.position_changed();
+        Ok(())
+    }
+
+    /// Starts an analysis of the current position (also outside analysis mode).
+    pub fn analyze(&mut self) -> Result<(), Refused> {
+        if !self.game.is_ongoing() {
+            return Err(Refused("the game is over: nothing to analyse".into()));
+        }
+        self.stop_search();
+        self.new_search_state();
+        self.request_analysis();
+        self.request_vcf();
+        Ok(())
+    }
+
+    /// Stops the search (the engine answers at once).
+    pub fn stop(&mut self) {
+        self.stop_search();
+    }
+
+    // ----- what a change of position sets off -----
+
+    fn engine_to_move(&self) -> bool {
+        self.game.is_ongoing() && self.settings.mode.engine_color() == Some(self.game.to_move())
+    }
+
+    fn new_search_state(&mut self) {
+        self.lines.clear();
+        self.record = None;
+        self.realtime_pos = None;
+        self.realtime_best = None;
+    }
+
+    fn position_changed(&mut self) {
+        self.version += 1;
+        self.new_search_state();
+        self.forbid = None;
+        self.vcf = None;
+        if !self.game.is_ongoing() {
+            return;
+        }
+        if self.game.rule() == Rule::Renju {
+            self.request_forbid();
+        }
+        if self.settings.mode == Mode::Analysis {
+            self.request_analysis();
+            self.request_vcf();
+        } else if self.engine_to_move() {
+            self.request_move();
+        }
+    }
+
+    /// The position as `BOARD`/`YXBOARD` lines: 1 = the side to move, 2 = the other.
+    fn position_lines(&self, opener: &str) -> Vec<String> {
+        let to_move = self.game.to_move();
+        let mut lines = vec![opener.to_string()];
+        for (i, p) in self.game.moves().iter().enumerate() {
+            let color = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let field = if color == to_move { 1 } else { 2 };
+            lines.push(format!("{},{},{field}", p.x, p.y));
+        }
+        lines.push("DONE".into());
+        lines
+    }
+
+    fn request_forbid(&mut self) {
+        if !self.ensure_engine() || self.info.yx == Some(false) {
+            return;
+        }
+        let mut lines = self.position_lines("YXBOARD");
+        lines.push("YXSHOWFORBID".into());
+        self.send(&lines, Some(Expect::Forbid(self.version)));
+    }
+
+    fn request_move(&mut self) {
+        if !self.ensure_engine() {
+            return;
+        }
+        let mut lines = vec![format!("INFO timeout_turn {}", self.settings.move_ms)];
+        lines.extend(self.position_lines("BOARD"));
+        if self.send(&lines, Some(Expect::Move(self.version))) {
+            self.thinking = Some(Thinking::Move);
+        }
+    }
+
+    fn request_analysis(&mut self) {
+        if !self.ensure_engine() {
+            return;
+        }
+        let mut lines = vec![format!("INFO timeout_turn {}", self.settings.analysis_ms)];
+        if self.info.yx == Some(false) {
+            // No YXNBEST: a plain search, whose move is not played.
+            lines.extend(self.position_lines("BOARD"));
+        } else {
+            lines.extend(self.position_lines("YXBOARD"));
+            lines.push(format!("YXNBEST {}", self.settings.nbest));
+        }
+        if self.send(&lines, Some(Expect::Analysis(self.version))) {
+            self.thinking = Some(Thinking::Analysis);
+        }
+    }
+
+    fn request_vcf(&mut self) {
+        let Some(solver) = self.info.solver.clone() else {
+            return;
+        };
+        let (game, version, me) = (self.game.clone(), self.version, self.me.clone());
+        let spawned = thread::Builder::new().name("vcf".into()).spawn(move || {
+            let answers = vcf::solve_both(&solver, &game);
+            if let Some(shared) = me.upgrade() {
+                if let Ok(mut s) = shared.lock() {
+                    if s.version == version {
+                        s.vcf = Some(answers);
+                    }
+                }
+            }
+        });
+        if let Err(e) = spawned {
+            log::warn!("no VCF thread: {e}");
+        }
+    }
+
+    fn stop_search(&mut self) {
+        if self.thinking.take().is_some() && self.info.yx != Some(false) {
+            self.send(&["YXSTOP".to_string()], None);
+        }
+    }
+
+    // ----- the engine process -----
+
+    /// Starts the engine if it is not running (and sends `START` when the board size
+    /// changed). False, with the reason on the page, when it cannot run.
+    fn ensure_engine(&mut self) -> bool {
+        if self.engine.is_none() {
+            if self.info.error.is_some() {
+                return false;
+            }
+            self.generation += 1;
+            let (generation, me) = (self.generation, self.me.clone());
+            let on_line = move |line: Option<String>| {
+                if let Some(shared) = me.upgrade() {
+                    if let Ok(mut s) = shared.lock() {
+                        s.engine_said(generation, line);
+                    }
+                }
+            };
+            match EngineProc::spawn(&self.engine_cmd, on_line) {
+                Ok(proc) => {
+                    log::info!("engine started: {}", self.engine_cmd.join(" "));
+                    self.engine = Some(proc);
+                    self.info = EngineInfo::default();
+                    self.engine_size = None;
+                    self.queue.clear();
+                    self.send(&["ABOUT".to_string()], Some(Expect::About));
+                }
+                Err(e) => {
+                    self.engine_failed(format!(
+                        "the engine could not be started ({}): {e}",
+                        self.engine_cmd.join(" ")
+                    ));
+                    return false;
+                }
+            }
+        }
+        if self.engine_size != Some(self.game.size()) {
+            self.engine_size = Some(self.game.size());
+            let lines = [
+                format!("START {}", self.game.size()),
+                format!("INFO rule {}", self.game.rule().gomocup_id()),
+                "INFO timeout_match 0".to_string(),
+                format!("INFO time_left {NO_MATCH_CLOCK}"),
+                "INFO show_detail 3".to_string(),
+            ];
+            self.send(&lines, Some(Expect::Start));
+            if self.info.yx.is_none() {
+                self.send(&["YXSHOWFORBID".to_string()], Some(Expect::Probe));
+            }
+        } else {
+            let line = format!("INFO rule {}", self.game.rule().gomocup_id());
+            self.send(&[line], None);
+        }
+        self.engine.is_some()
+    }
+
+    /// Writes to the engine; on a broken pipe the engine is given up.
+    fn send(&mut self, lines: &[String], expect: Option<Expect>) -> bool {
+        let Some(engine) = self.engine.as_mut() else {
+            return false;
+        };
+        match engine.send(lines) {
+            Ok(()) => {
+                if let Some(e) = expect {
+                    self.queue.push_back((e, Instant::now()));
+                }
+                true
+            }
+            Err(e) => {
+                self.engine_failed(format!("the engine stopped reading its input: {e}"));
+                false
+            }
+        }
+    }
+
+    fn engine_failed(&mut self, why: String) {
+        log::warn!("{why}");
+        self.engine = None;
+        self.engine_size = None;
+        self.queue.clear();
+        self.thinking = None;
+        self.info.error = Some(why.clone());
+        self.say(format!("{why} (New game tries again)"));
+    }
+
+    /// Drops expected answers up to the first one `fits`, which is taken.
+    fn take(&mut self, fits: impl Fn(Expect) -> bool) -> Option<Expect> {
+        let i = self.queue.iter().position(|&(e, _)| fits(e))?;
+        for (skipped, _) in self.queue.drain(..i) {
+            log::warn!("the engine did not answer {skipped:?}");
+        }
+        self.queue.pop_front().map(|(e, _)| e)
+    }
+
+    fn current_search(&self) -> bool {
+        matches!(self.queue.front(), Some(&(Expect::Move(v) | Expect::Analysis(v), _)) if v == self.version)
+            && self.thinking.is_some()
+    }
+
+    /// One line from the engine (`None`: its output ended).
+    fn engine_said(&mut self, generation: u64, line: Option<String>) {
+        if generation != self.generation {
+            return;
+        }
+        let Some(line) = line else {
+            if self.engine.is_some() {
+                self.engine_failed("the engine exited".into());
+            }
+            return;
+        };
+        log::debug!("< {line}");
+        match engine_line::parse(&line) {
+            EngineLine::Ok => {
+                self.take(|e| e == Expect::Start);
+            }
+            EngineLine::About { name, version } => self.about(&name, &version),
+            EngineLine::Forbid(points) => {
+                match self.take(|e| matches!(e, Expect::Probe | Expect::Forbid(_))) {
+                    Some(Expect::Probe) => self.info.yx = Some(true),
+                    Some(Expect::Forbid(v)) if v == self.version => {
+                        let size = self.game.size();
+                        let pts = points.iter().filter_map(|&(x, y)| Pt::on_board(x, y, size));
+                        self.forbid = Some(pts.collect());
+                    }
+                    _ => {}
+                }
+            }
+            EngineLine::Move(x, y) => {
+                match self.take(|e| matches!(e, Expect::Move(_) | Expect::Analysis(_))) {
+                    Some(Expect::Move(v)) if v == self.version && self.thinking.is_some() => {
+                        self.thinking = None;
+                        self.engine_moved(x, y);
+                    }
+                    Some(Expect::Analysis(v)) if v == self.version => {
+                        self.thinking = None;
+                        self.realtime_pos = None;
+                    }
+                    _ => {}
+                }
+            }
+            EngineLine::Error(why) | EngineLine::Unknown(why) => self.engine_refused(why),
+            EngineLine::Progress(p) if self.current_search() => self.progress(p),
+            EngineLine::Realtime(r) if self.current_search() => self.realtime(r),
+            EngineLine::Info(key, value) if self.current_search() => self.detail(&key, &value),
+            _ => {}
+        }
+    }
+
+    /// The answer to `ABOUT`: Lianzhu's own program also proves VCFs (`solve`).
+    fn about(&mut self, name: &str, version: &str) {
+        if self.take(|e| e == Expect::About).is_none() {
+            return;
+        }
+        if name == "Lianzhu" {
+            self.info.solver = self.engine_cmd.first().cloned();
+        }
+        self.info.name = Some(format!("{name} {version}").trim().to_string());
+    }
+
+    fn engine_refused(&mut self, why: String) {
+        match self.queue.pop_front() {
+            Some((Expect::Probe, _)) => self.info.yx = Some(false),
+            Some((Expect::Start, _)) => self.say(format!("the engine refused the game: {why}")),
+            Some((Expect::Move(v) | Expect::Analysis(v), _)) if v == self.version => {
+                self.thinking = None;
+                self.say(format!("the engine answered: ERROR {why}"));
+            }
+            Some((Expect::Forbid(_), _)) => {}
+            other => log::warn!("engine: {why} (while waiting for {other:?})"),
+        }
+    }
+
+    fn engine_moved(&mut self, x: usize, y: usize) {
+        let Some(pt) = Pt::on_board(x, y, self.game.size()) else {
+            self.say(format!("the engine played {x},{y}, off the board"));
+            return;
+        };
+        if self.settings.mode.engine_color() != Some(self.game.to_move()) {
+            return;
+        }
+        match self.game.play_judged(pt) {
+            Ok(()) => self.position_changed_keep_lines(),
+            Err(Refused(why)) => self.say(format!("the engine played {pt}: {why}")),
+        }
+    }
+
+    /// After the engine's move: the new position, but the search's lines stay on show.
+    fn position_changed_keep_lines(&mut self) {
+        let lines = std::mem::take(&mut self.lines);
+        self.position_changed();
+        self.lines = lines;
+        self.realtime_pos = None;
+        self.realtime_best = None;
+    }
+
+    fn progress(&mut self, p: Progress) {
+        let i = p.multipv.min(NBEST.end() + 1) - 1;
+        if self.lines.len() <= i {
+            self.lines.resize(i + 1, Line::default());
+        }
+        let winrate = self.lines[i].winrate;
+        self.lines[i] = Line {
+            depth: p.depth,
+            winrate: parse_ev(&p.ev).or(winrate),
+            ev: p.ev,
+            nodes: p.nodes,
+            ms: p.ms,
+            pv: p.pv,
+        };
+    }
+
+    fn realtime(&mut self, r: Realtime) {
+        let pt = |x, y| Pt::on_board(x, y, self.game.size());
+        match r {
+            Realtime::Pos(x, y) => self.realtime_pos = pt(x, y),
+            Realtime::Best(x, y) => self.realtime_best = pt(x, y),
+            Realtime::Done(..) | Realtime::Lost(..) | Realtime::Refresh => {}
+        }
+    }
+
+    fn detail(&mut self, key: &str, value: &str) {
+        match key {
+            "PV" => self.record = value.parse().ok(),
+            "WINRATE" => {
+                if let (Some(i), Ok(w)) = (self.record, value.parse::<f64>()) {
+                    if let Some(line) = self.lines.get_mut(i) {
+                        line.winrate = Some(w);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Called every few hundred ms: stops a search nobody watches, gives up an engine that
+    /// does not answer `START`.
+    pub fn tick(&mut self) {
+        if self.thinking.is_some() && self.last_seen.elapsed() > HEARTBEAT {
+            self.stop_search();
+            self.say("search stopped: the page stopped asking (closed or hidden)");
+        }
+        if let Some(&(e, sent)) = self.queue.front() {
+            if matches!(e, Expect::About | Expect::Start | Expect::Probe)
+                && sent.elapsed() > START_TIMEOUT
+            {
+                self.engine_failed(format!(
+                    "the engine did not answer {} within {} s",
+                    match e {
+                        Expect::About => "ABOUT",
+                        Expect::Start => "START",
+                        _ => "YXSHOWFORBID",
+                    },
+                    START_TIMEOUT.as_secs()
+                ));
+            }
+        }
+    }
+
+    // ----- the page's view -----
+
+    /// Everything the page shows, as JSON.
+    pub fn state_json(&self) -> Json {
+        let g = &self.game;
+        let pts = |v: &[Pt]| Json::strs(v.iter());
+        let (outcome, five, result) = match g.outcome() {
+            Outcome::Ongoing => ("ongoing", vec![], String::new()),
+            Outcome::Five { winner, line } => (
+                "five",
+                line.clone(),
+                format!("{} wins with five", color_name(*winner)),
+            ),
+            Outcome::Foul { at, foul } => (
+                "foul",
+                vec![*at],
+                format!(
+                    "black played a forbidden point at {at} ({}): white wins",
+                    foul_name(*foul)
+                ),
+            ),
+            Outcome::Draw => ("draw", vec![], "draw: the board is full".to_string()),
+        };
+        let lines = self
+            .lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.depth.is_empty());
+        let line_json = |(i, l): (usize, &Line)| {
+            Json::Obj(vec![
+                ("multipv", Json::Int(i as i64 + 1)),
+                ("depth", Json::str(&l.depth)),
+                ("ev", Json::str(&l.ev)),
+                ("winrate", Json::opt(l.winrate, Json::Num)),
+                ("nodes", Json::Int(l.nodes as i64)),
+                ("ms", Json::Int(l.ms as i64)),
+                ("pv", Json::strs(&l.pv)),
+            ])
+        };
+        let vcf_json = |a: &VcfAnswer| match a {
+            VcfAnswer::Win(line) => Json::Obj(vec![
+                ("result", Json::str("win")),
+                ("line", Json::strs(line)),
+            ]),
+            VcfAnswer::None => Json::Obj(vec![("result", Json::str("none"))]),
+            VcfAnswer::Unknown => Json::Obj(vec![("result", Json::str("unknown"))]),
+            VcfAnswer::Error(why) => Json::Obj(vec![
+                ("result", Json::str("error")),
+                ("why", Json::str(why)),
+            ]),
+        };
+        let vcf = match (&self.vcf, &self.info.solver) {
+            (Some([b, w]), _) => Json::Obj(vec![("black", vcf_json(b)), ("white", vcf_json(w))]),
+            (None, Some(_)) => Json::str("pending"),
+            (None, None) => Json::str("unavailable"),
+        };
+        let engine_state = if self.info.error.is_some() {
+            "failed"
+        } else if self.engine.is_none() {
+            "stopped"
+        } else if self.thinking.is_some() {
+            "thinking"
+        } else {
+            "ready"
+        };
+        Json::Obj(vec![
+            ("version", Json::Int(self.version as i64)),
+            ("rule", Json::str(g.rule().name())),
+            ("size", Json::Int(g.size() as i64)),
+            ("moves", pts(g.moves())),
+            ("to_move", Json::str(color_name(g.to_move()))),
+            ("outcome", Json::str(outcome)),
+            ("five", pts(&five)),
+            ("result", Json::str(result)),
+            ("mode", Json::str(self.settings.mode.name())),
+            ("move_ms", Json::Int(self.settings.move_ms as i64)),
+            ("analysis_ms", Json::Int(self.settings.analysis_ms as i64)),
+            ("nbest", Json::Int(self.settings.nbest as i64)),
+            (
+                "thinking",
+                Json::opt(self.thinking, |t| {
+                    Json::str(if t == Thinking::Move {
+                        "move"
+                    } else {
+                        "analysis"
+                    })
+                }),
+            ),
+            ("lines", Json::Arr(lines.map(line_json).collect())),
+            (
+                "realtime_pos",
+                Json::opt(self.realtime_pos, |p| Json::str(p.to_string())),
+            ),
+            (
+                "realtime_best",
+                Json::opt(self.realtime_best, |p| Json::str(p.to_string())),
+            ),
+            ("forbid", Json::opt(self.forbid.as_deref(), pts)),
+            ("vcf", vcf),
+            (
+                "engine",
+                Json::Obj(vec![
+                    ("command", Json::str(self.engine_cmd.join(" "))),
+                    ("name", Json::opt(self.info.name.clone(), Json::Str)),
+                    ("state", Json::str(engine_state)),
+                    ("error", Json::opt(self.info.error.clone(), Json::Str)),
+                    ("yx", Json::opt(self.info.yx, Json::Bool)),
+                ]),
+            ),
+            (
+                "message",
+                Json::Obj(vec![
+                    ("id", Json::Int(self.message.0 as i64)),
+                    ("text", Json::str(&self.message.1)),
+                ]),
+            ),
+        ])
+    }
+}
+
+/// The win rate of a progress line's `ev`: the logistic of protocol.md (`1/(1+e^(-ev/500))`),
+/// 1 / 0 for a found win / loss. The engine's own `INFO WINRATE`, when it sends one, wins.
+pub fn parse_ev(ev: &str) -> Option<f64> {
+    if ev.starts_with("+M") || ev.starts_with('M') {
+        return Some(1.0);
+    }
+    if ev.starts_with("-M") {
+        return Some(0.0);
+    }
+    let score: f64 = ev.parse().ok()?;
+    Some(1.0 / (1.0 + (-score / 500.0).exp()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ev_to_win_rate() {
+        assert_eq!(parse_ev("+M7"), Some(1.0));
+        assert_eq!(parse_ev("-M4"), Some(0.0));
+        assert_eq!(parse_ev("0"), Some(0.5));
+        let w = parse_ev("500").unwrap();
+        assert!((w - 0.7311).abs() < 1e-4, "{w}");
+        assert_eq!(parse_ev("x"), None);
+    }
+
+    fn no_engine() -> Shared {
+        Session::new(vec!["/nonexistent/pbrain-engine".into()])
+    }
+
+    #[test]
+    fn an_engine_that_cannot_start_is_reported_and_play_goes_on() {
+        let shared = no_engine();
+        let mut s = shared.lock().unwrap();
+        s.new_game(Rule::Renju, 15).unwrap();
+        let state = s.state_json().to_string();
+        assert!(state.contains(r#""state":"failed""#), "{state}");
+        assert!(
+            state.contains("the engine could not be started (/nonexistent/pbrain-engine)"),
+            "{state}"
+        );
+        // Analysis mode needs no engine to place stones.
+        let mut settings = s.settings();
+        settings.mode = Mode::Analysis;
+        s.set(settings);
+        s.play(Pt { x: 7, y: 7 }).unwrap();
+        s.play(Pt { x: 8, y: 8 }).unwrap();
+        assert!(s
+            .state_json()
+            .to_string()
+            .contains(r#""moves":["h8","i9"]"#));
+        s.undo().unwrap();
+        assert!(s.state_json().to_string().contains(r#""moves":["h8"]"#));
+    }
+
+    #[test]
+    fn undo_in_a_game_goes_back_to_the_users_turn() {
+        let shared = no_engine();
+        let mut s = shared.lock().unwrap();
+        s.set_position("h8 i9 h10").unwrap();
+        // The user plays black: after h8 i9 h10 it is white's (the engine's) turn.
+        assert!(s
+            .play(Pt { x: 0, y: 0 })
+            .unwrap_err()
+            .0
+            .contains("engine's turn"));
+        s.undo().unwrap();
+        assert_eq!(s.game.moves().len(), 2);
+        s.undo().unwrap();
+        assert_eq!(s.game.moves().len(), 0);
+        assert!(s.undo().is_err());
+    }
+}
