@@ -145,6 +145,8 @@ pub struct Session {
     version: u64,
     settings: Settings,
     thinking: Option<Thinking>,
+    /// `YXSTOP` was sent for the current search.
+    stop_sent: bool,
     lines: Vec<Line>,
     /// The detail record being read (`INFO PV k`).
     record: Option<usize>,
@@ -178,6 +180,7 @@ impl Session {
                     nbest: 3,
                 },
                 thinking: None,
+                stop_sent: false,
                 lines: Vec::new(),
                 record: None,
                 realtime_pos: None,
@@ -216,8 +219,7 @@ impl Session {
     /// The page was closed: stop searching.
     pub fn bye(&mut self) {
         self.last_seen = Instant::now() - HEARTBEAT * 2;
-        if self.thinking.is_some() {
-            self.stop_search();
+        if self.move_now() {
             self.say("search stopped: the page was closed");
         }
     }
@@ -225,11 +227,13 @@ impl Session {
     /// A new game (same engine; it is started if it is not running).
     pub fn new_game(&mut self, rule: Rule, size: usize) -> Result<(), Refused> {
         let game = Game::new(rule, size)?;
-        self.stop_search();
+        self.abandon_search();
         self.game = game;
         if self.engine.is_none() {
             self.info.error = None;
         }
+        // Started (or restarted) now, so an engine that cannot run is reported at once.
+        self.ensure_engine();
         self.position_changed();
         Ok(())
     }
@@ -240,7 +244,7 @@ impl Session {
         let mode_changed = settings.mode != self.settings.mode;
         self.settings = settings;
         if mode_changed {
-            self.stop_search();
+            self.abandon_search();
             self.position_changed();
         }
     }
@@ -255,7 +259,7 @@ impl Session {
             }));
         }
         self.game.play(pt)?;
-        self.stop_search();
+        self.abandon_search();
         self.position_changed();
         Ok(())
     }
@@ -266,7 +270,7 @@ impl Session {
         if self.game.moves().is_empty() {
             return Err(Refused("there is no move to take back".into()));
         }
-        self.stop_search();
+        self.abandon_search();
         self.game.undo();
         if let Some(engine) = self.settings.mode.engine_color() {
             if self.game.to_move() == engine && !self.game.moves().is_empty() {
@@ -280,7 +284,7 @@ impl Session {
     /// Replaces the game by a pasted move list (same rule and size).
     pub fn set_position(&mut self, text: &str) -> Result<(), Refused> {
         let game = Game::from_text(self.game.rule(), self.game.size(), text)?;
-        self.stop_search();
+        self.abandon_search();
         self.game = game;
         self.position_changed();
         Ok(())
@@ -291,16 +295,19 @@ impl Session {
         if !self.game.is_ongoing() {
             return Err(Refused("the game is over: nothing to analyse".into()));
         }
-        self.stop_search();
+        if self.engine_to_move() {
+            return Err(Refused("wait for the engine's move (or press Stop)".into()));
+        }
+        self.abandon_search();
         self.new_search_state();
         self.request_analysis();
         self.request_vcf();
         Ok(())
     }
 
-    /// Stops the search (the engine answers at once).
+    /// Stops the search: the engine answers at once (in a game, its move is played).
     pub fn stop(&mut self) {
-        self.stop_search();
+        self.move_now();
     }
 
     // ----- what a change of position sets off -----
@@ -369,6 +376,7 @@ impl Session {
         lines.extend(self.position_lines("BOARD"));
         if self.send(&lines, Some(Expect::Move(self.version))) {
             self.thinking = Some(Thinking::Move);
+            self.stop_sent = false;
         }
     }
 
@@ -386,6 +394,7 @@ impl Session {
         }
         if self.send(&lines, Some(Expect::Analysis(self.version))) {
             self.thinking = Some(Thinking::Analysis);
+            self.stop_sent = false;
         }
     }
 
@@ -409,10 +418,25 @@ impl Session {
         }
     }
 
-    fn stop_search(&mut self) {
-        if self.thinking.take().is_some() && self.info.yx != Some(false) {
-            self.send(&["YXSTOP".to_string()], None);
+    /// Leaves the current search (the position changed): its answer will be dropped.
+    fn abandon_search(&mut self) {
+        if self.thinking.take().is_some() {
+            self.send_stop();
         }
+    }
+
+    /// Asks for the answer now: a game's move is played, an analysis ends with its lines.
+    fn move_now(&mut self) -> bool {
+        self.thinking.is_some() && self.send_stop()
+    }
+
+    /// `YXSTOP`, once per search, to engines that know it.
+    fn send_stop(&mut self) -> bool {
+        if self.stop_sent || self.info.yx == Some(false) {
+            return false;
+        }
+        self.stop_sent = true;
+        self.send(&["YXSTOP".to_string()], None)
     }
 
     // ----- the engine process -----
@@ -652,8 +676,7 @@ impl Session {
     /// Called every few hundred ms: stops a search nobody watches, gives up an engine that
     /// does not answer `START`.
     pub fn tick(&mut self) {
-        if self.thinking.is_some() && self.last_seen.elapsed() > HEARTBEAT {
-            self.stop_search();
+        if self.last_seen.elapsed() > HEARTBEAT && self.move_now() {
             self.say("search stopped: the page stopped asking (closed or hidden)");
         }
         if let Some(&(e, sent)) = self.queue.front() {
@@ -865,5 +888,87 @@ mod tests {
         s.undo().unwrap();
         assert_eq!(s.game.moves().len(), 0);
         assert!(s.undo().is_err());
+    }
+
+    /// A brain that answers `ABOUT`, `START` and `YXSHOWFORBID` at once and "thinks" about a
+    /// `BOARD` until `YXSTOP`, then plays `n,0` (n = 0, 1, ...).
+    const FAKE_ENGINE: &str = r#"n=0; block=""; waiting=0
+while IFS= read -r line; do
+  case "$line" in
+    ABOUT) echo 'name="Fake", version="1"' ;;
+    START*) echo OK ;;
+    YXSHOWFORBID) echo 'FORBID .' ;;
+    BOARD) block=board ;;
+    YXBOARD) block=yx ;;
+    DONE) if [ "$block" = board ]; then waiting=1; fi; block="" ;;
+    YXSTOP) if [ "$waiting" = 1 ]; then echo "$n,0"; n=$((n+1)); waiting=0; fi ;;
+    END) exit 0 ;;
+  esac
+done"#;
+
+    fn wait_until(shared: &Shared, what: &str, ok: impl Fn(&Session) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            if ok(&shared.lock().unwrap()) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "waited 5 s for {what}");
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn moves(s: &Session) -> Vec<String> {
+        s.game.moves().iter().map(Pt::to_string).collect()
+    }
+
+    #[test]
+    fn stop_plays_the_move_and_answers_for_a_left_position_are_dropped() {
+        let shared = Session::new(vec!["sh".into(), "-c".into(), FAKE_ENGINE.into()]);
+        shared
+            .lock()
+            .unwrap()
+            .new_game(Rule::Freestyle, 15)
+            .unwrap();
+        wait_until(&shared, "the engine's YXSHOWFORBID answer", |s| {
+            s.info.yx == Some(true)
+        });
+        {
+            let mut s = shared.lock().unwrap();
+            assert_eq!(s.info.name.as_deref(), Some("Fake 1"));
+            assert_eq!(s.info.solver, None, "only Lianzhu proves VCFs");
+            s.play(Pt { x: 7, y: 7 }).unwrap();
+            assert_eq!(s.thinking, Some(Thinking::Move));
+            let busy = s.play(Pt { x: 8, y: 8 }).unwrap_err().0;
+            assert_eq!(busy, "wait: the engine is thinking");
+            s.stop();
+        }
+        wait_until(&shared, "the engine's move a1", |s| {
+            moves(s) == ["h8", "a1"]
+        });
+        {
+            let mut s = shared.lock().unwrap();
+            assert_eq!(s.thinking, None);
+            s.play(Pt { x: 8, y: 8 }).unwrap();
+            s.undo().unwrap();
+            assert_eq!(moves(&s), ["h8", "a1"]);
+        }
+        // The fake answered the abandoned search with b1, which must not be played.
+        wait_until(&shared, "the stale answer", |s| s.queue.is_empty());
+        assert_eq!(moves(&shared.lock().unwrap()), ["h8", "a1"]);
+        // A page that stops polling: the heartbeat asks for the move.
+        {
+            let mut s = shared.lock().unwrap();
+            s.play(Pt { x: 8, y: 8 }).unwrap();
+            s.last_seen = Instant::now() - HEARTBEAT * 2;
+            s.tick();
+            assert!(
+                s.message.1.contains("the page stopped asking"),
+                "{}",
+                s.message.1
+            );
+        }
+        wait_until(&shared, "the engine's move c1", |s| {
+            moves(s) == ["h8", "a1", "i9", "c1"]
+        });
     }
 }

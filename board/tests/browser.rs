@@ -25,11 +25,12 @@ const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 /// open three l12 m12 n12 (white's VCF k12 j12 o12), black to move.
 const PASTED: &str = "g8 l12 h7 m12 h9 n12 i8 a1";
 
+/// The program named by the environment variable `env`, else the first candidate installed.
 fn find_program(env: &str, candidates: &[&str]) -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os(env) {
-        return Some(PathBuf::from(p));
+    match std::env::var_os(env) {
+        Some(p) => Some(PathBuf::from(p)).filter(|p| p.exists()),
+        None => candidates.iter().map(PathBuf::from).find(|p| p.exists()),
     }
-    candidates.iter().map(PathBuf::from).find(|p| p.exists())
 }
 
 /// chromedriver, killed when dropped.
