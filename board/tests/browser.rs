@@ -5,8 +5,10 @@
 //! stones appear; places a double-three position by clicking both sides' stones in analysis
 //! mode and sees the forbidden point marked and a click on it refused on the page; pastes a
 //! position and reads the analysis (eval, win rate, best line, the n best moves, VCFs for
-//! both sides); takes a screenshot; then leaves the page during a long analysis and sees the
-//! server stop the search. Without a browser it fails under `CI=true` and skips elsewhere.
+//! both sides); takes a screenshot; leaves the page during a long analysis and sees the
+//! server stop the search; opens a board whose engine cannot start and reads why. Malformed
+//! and illegal pastes and a five are checked on the way. Without a browser it fails under
+//! `CI=true` and skips elsewhere.
 //!
 //! The screenshot goes to this test's temporary folder, and to `docs/board.png` when
 //! `LIANZHU_BOARD_SCREENSHOT=1` is set (so a plain test run leaves the tree clean).
@@ -389,16 +391,27 @@ fn play_and_analyse_in_chromium() {
     b.wait("a refused paste", 5, |b| {
         (b.text("#message") == "move 3: h8 is already taken").then_some(())
     });
+    b.type_into("#paste", "h8 zz");
+    b.click("#set-position");
+    b.wait("a malformed paste refused", 5, |b| {
+        (b.text("#message") == "column 'z' has no row number").then_some(())
+    });
+    // A five: highlighted, and the game is over.
+    b.type_into("#paste", "h8 a1 i8 a2 j8 a3 k8 a4 l8");
+    b.click("#set-position");
+    b.wait("the five", 10, |b| {
+        (b.count("circle.stone.five") == 5).then_some(())
+    });
+    assert_eq!(b.text("#status"), "black wins with five");
     b.type_into("#paste", PASTED);
     b.click("#set-position");
     b.wait("the pasted stones", 10, |b| {
         (b.prop("#moves", "value") == PASTED).then_some(())
     });
-    b.wait("the analysis to start", 10, |b| {
-        b.text("#status").contains("analysing").then_some(())
-    });
-    b.wait("the first line", 10, |b| {
-        (b.text("#bestline") != "–").then_some(())
+    // The line, eval and win rate show while the engine is still thinking.
+    b.wait("a line during the analysis", 10, |b| {
+        let line = b.text("#bestline");
+        (line != "–" && b.text("#status").contains("analysing")).then_some(())
     });
     b.wait_idle();
     let rows = b.count("#nbest-table tbody tr");
@@ -464,6 +477,17 @@ fn play_and_analyse_in_chromium() {
     }
     let stop_ms = left.elapsed().as_millis();
     assert!(stop_ms < 2500, "stopped only after {stop_ms} ms");
+
+    // 5. An engine that cannot start: the page says so.
+    let broken = common::start(&["--engine", "/nonexistent/pbrain-none"]);
+    b.cmd("POST", "/url", Some(json!({ "url": broken.url })))
+        .expect("the page opens");
+    let shown = b.wait("the engine failure", 10, |b| {
+        let m = b.text("#message");
+        m.contains("could not be started").then_some(m)
+    });
+    assert!(shown.contains("/nonexistent/pbrain-none"), "{shown}");
+    assert!(b.text("#engine-status").ends_with("failed"));
     let _ = b.cmd("DELETE", "", None);
     println!(
         "browser test: {} s in all; the search stopped {stop_ms} ms after the page was left",
