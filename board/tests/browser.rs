@@ -48,10 +48,20 @@ impl Drop for Driver {
     }
 }
 
-/// One WebDriver session.
+/// One WebDriver session; dropping it (also when the test fails) quits the browser, stops
+/// chromedriver and removes the browser's profile folder.
 struct Browser {
     agent: ureq::Agent,
     session: String,
+    profile: PathBuf,
+    _driver: Driver,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.cmd("DELETE", "", None);
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
 }
 
 fn agent() -> ureq::Agent {
@@ -211,7 +221,7 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-fn start_browser(chromium: &Path, chromedriver: &Path) -> (Driver, Browser) {
+fn start_browser(chromium: &Path, chromedriver: &Path) -> Browser {
     let port = free_port();
     let child = Command::new(chromedriver)
         .arg(format!("--port={port}"))
@@ -263,11 +273,12 @@ fn start_browser(chromium: &Path, chromedriver: &Path) -> (Driver, Browser) {
         .as_str()
         .expect("a session id")
         .to_string();
-    let browser = Browser {
+    Browser {
         agent,
         session: format!("{}/session/{id}", driver.url),
-    };
-    (driver, browser)
+        profile,
+        _driver: driver,
+    }
 }
 
 #[test]
@@ -290,7 +301,7 @@ fn play_and_analyse_in_chromium() {
         return;
     }
     let board = common::start(&[]);
-    let (_driver, b) = start_browser(&chromium, &chromedriver);
+    let b = start_browser(&chromium, &chromedriver);
     b.cmd("POST", "/url", Some(json!({ "url": board.url })))
         .expect("the page opens");
     assert_eq!(b.cmd("GET", "/title", None).unwrap(), "Lianzhu board");
@@ -488,7 +499,6 @@ fn play_and_analyse_in_chromium() {
     });
     assert!(shown.contains("/nonexistent/pbrain-none"), "{shown}");
     assert!(b.text("#engine-status").ends_with("failed"));
-    let _ = b.cmd("DELETE", "", None);
     println!(
         "browser test: {} s in all; the search stopped {stop_ms} ms after the page was left",
         started.elapsed().as_secs_f64()
