@@ -95,8 +95,12 @@ impl Session {
     /// Drops expected answers up to the first one `fits`, which is taken.
     pub(super) fn take(&mut self, fits: impl Fn(Expect) -> bool) -> Option<Expect> {
         let i = self.queue.iter().position(|&(e, _)| fits(e))?;
-        for (skipped, _) in self.queue.drain(..i) {
-            log::warn!("the engine did not answer {skipped:?}");
+        let skipped: Vec<Expect> = self.queue.drain(..i).map(|(e, _)| e).collect();
+        for e in skipped {
+            log::info!("the engine did not answer {e:?}");
+            if e == Expect::Probe {
+                self.info.yx = Some(false);
+            }
         }
         self.queue.pop_front().map(|(e, _)| e)
     }

@@ -27,8 +27,11 @@ use std::time::{Duration, Instant};
 
 /// A search is stopped when no page has asked for the state for this long.
 pub const HEARTBEAT: Duration = Duration::from_secs(3);
-/// How long the engine may take to answer `ABOUT`, `START` and the first `YXSHOWFORBID`.
+/// How long the engine may take to answer `ABOUT` and `START`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
+/// An engine that has not answered the first `YXSHOWFORBID` by then does not know the
+/// Yixin-Board commands (it may ignore unknown commands rather than answer `UNKNOWN`).
+pub const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 /// `INFO time_left` meaning "no match clock".
 const NO_MATCH_CLOCK: &str = "2147483647";
 
@@ -388,7 +391,7 @@ impl Session {
             return;
         }
         let mut lines = vec![format!("INFO timeout_turn {}", self.settings.analysis_ms)];
-        if self.info.yx == Some(false) {
+        if self.info.yx != Some(true) {
             // No YXNBEST: a plain search, whose move is not played.
             lines.extend(self.position_lines("BOARD"));
         } else {
@@ -448,20 +451,22 @@ impl Session {
         if self.last_seen.elapsed() > HEARTBEAT && self.move_now() {
             self.say("search stopped: the page stopped asking (closed or hidden)");
         }
-        if let Some(&(e, sent)) = self.queue.front() {
-            if matches!(e, Expect::About | Expect::Start | Expect::Probe)
-                && sent.elapsed() > START_TIMEOUT
+        match self.queue.front() {
+            Some(&(Expect::Probe, sent)) if sent.elapsed() > PROBE_TIMEOUT => {
+                // Silence: an engine that ignores the commands it does not know.
+                self.queue.pop_front();
+                self.info.yx = Some(false);
+            }
+            Some(&(e @ (Expect::About | Expect::Start), sent))
+                if sent.elapsed() > START_TIMEOUT =>
             {
+                let command = if e == Expect::About { "ABOUT" } else { "START" };
                 self.engine_failed(format!(
-                    "the engine did not answer {} within {} s",
-                    match e {
-                        Expect::About => "ABOUT",
-                        Expect::Start => "START",
-                        _ => "YXSHOWFORBID",
-                    },
+                    "the engine did not answer {command} within {} s",
                     START_TIMEOUT.as_secs()
                 ));
             }
+            _ => {}
         }
     }
 }
@@ -597,5 +602,51 @@ done"#;
         wait_until(&shared, "the engine's move c1", |s| {
             moves(s) == ["h8", "a1", "i9", "c1"]
         });
+    }
+
+    /// A brain that ignores every command it does not know (no `UNKNOWN`) and answers a
+    /// `BOARD` at once with `0,0`.
+    const SILENT_ENGINE: &str = r#"block=""
+while IFS= read -r line; do
+  case "$line" in
+    ABOUT) echo 'name="Silent", version="2"' ;;
+    START*) echo OK ;;
+    BOARD) block=board ;;
+    DONE) if [ "$block" = board ]; then echo 0,0; fi; block="" ;;
+    END) exit 0 ;;
+  esac
+done"#;
+
+    #[test]
+    fn an_engine_without_the_yixin_commands_still_analyses() {
+        let shared = Session::new(vec!["sh".into(), "-c".into(), SILENT_ENGINE.into()]);
+        shared
+            .lock()
+            .unwrap()
+            .new_game(Rule::Freestyle, 15)
+            .unwrap();
+        wait_until(&shared, "ABOUT and START answered", |s| {
+            s.info.name.is_some() && s.queue.len() == 1
+        });
+        {
+            let mut s = shared.lock().unwrap();
+            assert_eq!(s.queue.front().map(|q| q.0), Some(Expect::Probe));
+            assert_eq!(s.info.yx, None);
+            // The probe goes unanswered: no Yixin-Board commands, and no failure either.
+            s.queue[0].1 = Instant::now() - PROBE_TIMEOUT * 2;
+            s.tick();
+            assert_eq!(s.info.yx, Some(false));
+            assert!(s.info.error.is_none());
+            let mut settings = s.settings();
+            settings.mode = Mode::Analysis;
+            s.set(settings);
+            assert_eq!(s.thinking, Some(Thinking::Analysis));
+        }
+        wait_until(&shared, "the BOARD answer", |s| s.thinking.is_none());
+        let s = shared.lock().unwrap();
+        assert!(s.game.moves().is_empty(), "an analysis plays no move");
+        let state = s.state_json().to_string();
+        assert!(state.contains(r#""vcf":"unavailable""#), "{state}");
+        assert!(state.contains(r#""name":"Silent 2""#), "{state}");
     }
 }
