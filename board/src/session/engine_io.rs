@@ -147,6 +147,7 @@ impl Session {
                     Some(Expect::Analysis(v)) if v == self.version => {
                         self.thinking = None;
                         self.realtime_pos = None;
+                        self.analysis_answer(x, y);
                     }
                     _ => {}
                 }
@@ -156,6 +157,21 @@ impl Session {
             EngineLine::Realtime(r) if self.current_search() => self.realtime(r),
             EngineLine::Info(key, value) if self.current_search() => self.detail(&key, &value),
             _ => {}
+        }
+    }
+
+    /// An engine that writes no progress lines still names its move: the only line shown.
+    fn analysis_answer(&mut self, x: usize, y: usize) {
+        if !self.lines.is_empty() {
+            return;
+        }
+        if let Some(pt) = Pt::on_board(x, y, self.game.size()) {
+            self.lines.push(Line {
+                depth: "?".into(),
+                ev: "?".into(),
+                pv: vec![pt.to_string()],
+                ..Line::default()
+            });
         }
     }
 

@@ -645,6 +645,8 @@ done"#;
         wait_until(&shared, "the BOARD answer", |s| s.thinking.is_none());
         let s = shared.lock().unwrap();
         assert!(s.game.moves().is_empty(), "an analysis plays no move");
+        assert_eq!(s.lines.len(), 1, "the engine's move is the one line");
+        assert_eq!(s.lines[0].pv, ["a1"]);
         let state = s.state_json().to_string();
         assert!(state.contains(r#""vcf":"unavailable""#), "{state}");
         assert!(state.contains(r#""name":"Silent 2""#), "{state}");
