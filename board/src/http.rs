@@ -15,7 +15,8 @@
 //! POST answers with the new state; a refused request answers 4xx with `{"error": "..."}`,
 //! which the page shows: 400 for a malformed request, 404 for an unknown path, 405 for a
 //! wrong method, 409 for a move the game refuses (an illegal click), 413 for a body over
-//! [`MAX_BODY`]. Nothing a client sends can panic the server.
+//! [`MAX_BODY`], 403 for a request from another site's page ([`check_origin`]). Nothing a
+//! client sends can panic the server.
 
 use crate::game::{Pt, Refused, SIZES};
 use crate::json::Json;
@@ -238,17 +239,56 @@ fn refused(Refused(why): Refused) -> Reply {
     Reply::error(409, why)
 }
 
+/// Whether a request may be answered. With the server on a loopback address only pages it
+/// served itself may use it: the `Host` must name this machine (against DNS rebinding) and an
+/// `Origin`, when the browser sends one, must be the server's own (against another site's page
+/// posting moves to it).
+pub fn check_origin(
+    host: Option<&str>,
+    origin: Option<&str>,
+    loopback: bool,
+) -> Result<(), String> {
+    let host = host.unwrap_or("");
+    if loopback {
+        let name = match host.rsplit_once(':') {
+            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+            _ => host,
+        };
+        if !matches!(name, "127.0.0.1" | "localhost" | "[::1]") {
+            return Err(format!("Host '{host}' is not this machine"));
+        }
+    }
+    match origin {
+        Some(o) if o != format!("http://{host}") => {
+            Err(format!("requests from the page at {o} are not accepted"))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Serves requests until the server fails. Each is answered before the next is read.
-pub fn serve(server: &tiny_http::Server, shared: &Shared) {
+/// `loopback`: the server listens on a loopback address (see [`check_origin`]).
+pub fn serve(server: &tiny_http::Server, shared: &Shared, loopback: bool) {
     for mut request in server.incoming_requests() {
         let method = request.method().as_str().to_ascii_uppercase();
         let url = request.url().to_string();
+        let header = |name: &'static str| {
+            let h = request.headers().iter().find(|h| h.field.equiv(name));
+            h.map(|h| h.value.as_str().to_string())
+        };
+        let allowed = check_origin(
+            header("Host").as_deref(),
+            header("Origin").as_deref(),
+            loopback,
+        );
         let mut body = Vec::new();
         let read = request
             .as_reader()
             .take(MAX_BODY as u64 + 1)
             .read_to_end(&mut body);
-        let reply = if read.is_err() {
+        let reply = if let Err(why) = allowed {
+            Reply::error(403, why)
+        } else if read.is_err() {
             Reply::error(400, "the request body could not be read")
         } else if body.len() > MAX_BODY {
             Reply::error(413, format!("request body over {MAX_BODY} bytes"))
@@ -307,6 +347,30 @@ mod tests {
         assert!(parse_form("a=%zz").is_err());
         assert!(parse_form("a=%ff").is_err(), "not UTF-8");
         assert_eq!(parse_form("x=%E8%BF%9E").unwrap()[0].1, "连");
+    }
+
+    #[test]
+    fn only_this_machines_pages_may_use_a_loopback_server() {
+        let ok = |host, origin| check_origin(host, origin, true).is_ok();
+        assert!(ok(Some("127.0.0.1:8515"), None));
+        assert!(ok(Some("localhost:8515"), Some("http://localhost:8515")));
+        assert!(ok(Some("[::1]:8515"), Some("http://[::1]:8515")));
+        assert!(ok(Some("localhost"), None));
+        assert!(!ok(Some("127.0.0.1:8515"), Some("http://evil.example")));
+        assert!(!ok(Some("127.0.0.1:8515"), Some("http://127.0.0.1:9999")));
+        assert!(!ok(
+            Some("evil.example:8515"),
+            Some("http://evil.example:8515")
+        ));
+        assert!(!ok(Some("127.0.0.1.evil.example"), None));
+        assert!(!ok(None, None));
+        assert_eq!(
+            check_origin(Some("evil.example:8515"), None, true),
+            Err("Host 'evil.example:8515' is not this machine".into())
+        );
+        // Served to the network (--host 0.0.0.0): any Host, but still no other site's page.
+        assert!(check_origin(Some("board.lan:8515"), Some("http://board.lan:8515"), false).is_ok());
+        assert!(check_origin(Some("board.lan:8515"), Some("http://evil.example"), false).is_err());
     }
 
     #[test]

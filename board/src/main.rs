@@ -73,6 +73,12 @@ fn main() -> ExitCode {
         "lianzhu-board: open http://{addr}/ (engine: {})",
         engine.join(" ")
     );
+    if !args.host.is_loopback() {
+        log::warn!(
+            "listening on {}: anyone who can reach it can use the board",
+            args.host
+        );
+    }
     let shared = session::Session::new(engine);
     // Start the engine now, so a command that cannot run is on the page at once.
     if let Ok(mut s) = shared.lock() {
@@ -92,6 +98,6 @@ fn main() -> ExitCode {
         eprintln!("lianzhu-board: {e}");
         return ExitCode::FAILURE;
     }
-    http::serve(&server, &shared);
+    http::serve(&server, &shared, args.host.is_loopback());
     ExitCode::SUCCESS
 }

@@ -70,6 +70,17 @@ fn malformed_requests_do_not_stop_the_server() {
             String::from_utf8_lossy(bytes)
         );
     }
+    // Another site's page, or a DNS-rebound name: 403, nothing changes.
+    let evil = raw(
+        &board.url,
+        b"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\nContent-Length: 5\r\n\r\npt=h8",
+    );
+    assert!(evil.starts_with("HTTP/1.1 403"), "{evil}");
+    let rebound = raw(
+        &board.url,
+        b"GET /api/state HTTP/1.1\r\nHost: evil.example:80\r\n\r\n",
+    );
+    assert!(rebound.starts_with("HTTP/1.1 403"), "{rebound}");
     let long = format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(100_000));
     raw(&board.url, long.as_bytes());
     let big = "moves=".to_string() + &"h8".repeat(40_000);
@@ -78,6 +89,7 @@ fn malformed_requests_do_not_stop_the_server() {
     let (status, state) = get(&format!("{}/api/state", board.url));
     assert_eq!(status, 200);
     assert!(state.contains(r#""state":"failed""#), "{state}");
+    assert!(state.contains(r#""moves":[]"#), "{state}");
     assert!(
         state.contains("the engine could not be started (/nonexistent/pbrain-x)"),
         "{state}"
