@@ -118,13 +118,17 @@ pub const OPENING_FINALISTS: usize = 2;
 /// Black replies (5th stone) tried when handing the choice back after three stones.
 pub const FIFTH_STONE_CANDIDATES: usize = 3;
 
+/// A three-stone opening: white's stone and black's second stone as offsets `(dx, dy)` from
+/// the centre (black's first stone).
+pub type OpeningCandidate = ((i32, i32), (i32, i32));
+
 /// The three-stone openings proposed on the empty board, as offsets `(dx, dy)` from the
 /// centre of white's stone and of black's second stone (black's first is the centre). To the
 /// engine a close second black stone is a clear black advantage; these stand 4 points away,
 /// where the scores of the learned freestyle and standard tables (white to move, four
 /// iterations of a second's search each) stayed within about 100 of 0, on both sides. All fit
 /// on boards of 11 and more.
-pub const OPENING_CANDIDATES: [((i32, i32), (i32, i32)); 8] = [
+pub const OPENING_CANDIDATES: [OpeningCandidate; 8] = [
     ((0, 1), (-3, -4)),
     ((0, 1), (-2, -4)),
     ((0, 1), (-1, -4)),
@@ -139,7 +143,7 @@ pub const OPENING_CANDIDATES: [((i32, i32), (i32, i32)); 8] = [
 /// a black stone 4 or 5 points away a clear white advantage (about +150 to +570 for white at
 /// a second of search), so black's second stone stands 2 or 3 points away here, where its
 /// scores (600 ms, white to move) lie between -21 and +36.
-pub const RENJU_OPENING_CANDIDATES: [((i32, i32), (i32, i32)); 8] = [
+pub const RENJU_OPENING_CANDIDATES: [OpeningCandidate; 8] = [
     ((0, 1), (0, -2)),
     ((1, 1), (0, -2)),
     ((1, 1), (2, 0)),
@@ -151,7 +155,7 @@ pub const RENJU_OPENING_CANDIDATES: [((i32, i32), (i32, i32)); 8] = [
 ];
 
 /// The empty-board proposal's candidates under `rule`.
-pub fn opening_candidates(rule: Rule) -> &'static [((i32, i32), (i32, i32))] {
+pub fn opening_candidates(rule: Rule) -> &'static [OpeningCandidate] {
     if rule == Rule::Renju {
         &RENJU_OPENING_CANDIDATES
     } else {
