@@ -389,7 +389,6 @@ fn propose_opening(stage: &mut Stage, board: &Board) -> Result<Swap2Answer, Swap
     // Round 1: every candidate with half the stage's budget (as if `n` more searches of the
     // same share followed); round 2: the closest few again with the other half, deeper.
     let n = candidates.len();
-    let mut first: Vec<i32> = Vec::with_capacity(n);
     let mut scores: Vec<(i32, usize)> = Vec::with_capacity(n);
     for (i, o) in candidates.iter().enumerate() {
         let Some(j) = stage.judge(o, 2 * n - i) else {
@@ -400,22 +399,21 @@ fn propose_opening(stage: &mut Stage, board: &Board) -> Result<Swap2Answer, Swap
             crate::notation::format_moves(&stones_after(o, 0)),
             j.score
         );
-        first.push(j.score);
-        scores.push((j.score.abs(), i));
+        scores.push((j.score, i));
     }
-    // Stable: equal scores keep the list order.
-    scores.sort_by_key(|&(s, _)| s);
+    // Stable: equal distances from 0 keep the list order.
+    scores.sort_by_key(|&(s, _)| s.abs());
     scores.truncate(OPENING_FINALISTS);
     // A finalist is judged by both of its scores, the deeper one counting twice: one
     // search's score swings by about 100 from depth to depth, and the smallest of several
     // noisy scores is the one most likely to have swung towards 0.
     let mut finals: Vec<(i32, usize)> = Vec::with_capacity(scores.len());
-    for (k, &(_, i)) in scores.iter().enumerate() {
+    for (k, &(first, i)) in scores.iter().enumerate() {
         let Some(j) = stage.judge(&candidates[i], scores.len() - k) else {
             break;
         };
         log::debug!("swap2 opening {i} again: white scores {}", j.score);
-        finals.push(((first[i] + 2 * j.score).abs() / 3, i));
+        finals.push(((first + 2 * j.score).abs() / 3, i));
     }
     let chosen = if finals.len() == scores.len() {
         finals.iter().min_by_key(|&&(s, i)| (s, i)).map(|&(_, i)| i)

@@ -293,11 +293,7 @@ fn play_and_analyse_in_chromium() {
         common::skip_or_fail("no chromium/chromedriver (apt-get install chromium chromium-driver)");
         return;
     };
-    if !common::engine_path().exists() {
-        common::skip_or_fail(&format!(
-            "{} not built (cargo test --workspace builds it)",
-            common::engine_path().display()
-        ));
+    if !common::engine_built() {
         return;
     }
     let board = common::start(&[]);

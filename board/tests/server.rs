@@ -99,11 +99,7 @@ fn malformed_requests_do_not_stop_the_server() {
 
 #[test]
 fn a_game_against_the_engine_gets_its_replies() {
-    if !common::engine_path().exists() {
-        common::skip_or_fail(&format!(
-            "{} not built (cargo test --workspace builds it)",
-            common::engine_path().display()
-        ));
+    if !common::engine_built() {
         return;
     }
     let board = common::start(&[]);

@@ -27,6 +27,19 @@ pub fn engine_path() -> PathBuf {
     board.with_file_name(format!("pbrain-lianzhu{}", std::env::consts::EXE_SUFFIX))
 }
 
+/// Whether `pbrain-lianzhu` is built beside the board; if not, skips (or fails under CI) with
+/// the reason.
+pub fn engine_built() -> bool {
+    let built = engine_path().exists();
+    if !built {
+        skip_or_fail(&format!(
+            "{} not built (cargo test --workspace builds it)",
+            engine_path().display()
+        ));
+    }
+    built
+}
+
 /// Starts the board with these extra arguments and waits for its address line.
 pub fn start(args: &[&str]) -> Board {
     let mut child = Command::new(env!("CARGO_BIN_EXE_lianzhu-board"))
