@@ -22,8 +22,8 @@
 //!    it (with the same share again), negated, and its depth counts that extra ply.
 //!
 //! Scores are from the side to move's view. The win rate is the logistic
-//! `1 / (1 + exp(-score / WINRATE_SCALE))`, the engine's ([`crate::engine::win_rate`], the
-//! same figure the protocol's progress lines show); a mate score (a proven win or loss in
+//! `1 / (1 + exp(-score / WINRATE_SCALE))` of [`crate::score::win_rate`] (the same figure the
+//! protocol's progress lines show); a mate score (a proven win or loss in
 //! `k` plies, the final five included) gives 100% or 0% and `mate` = `k` or `-k`.
 //!
 //! Text output, one line per position, sections separated by ` | `:
@@ -47,7 +47,7 @@
 
 use crate::notation::json_string;
 use crate::rules::{self, Board, Foul};
-use crate::search::params::MATE;
+use crate::score::{mate_plies, win_rate, MATE};
 use crate::search::time::TimeControl;
 use crate::search::{Limits, Searcher};
 use crate::threat::format_point;
@@ -56,8 +56,6 @@ use crate::types::{Color, Pos, Rule};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-
-pub use crate::engine::{mate_plies, win_rate as winrate, WINRATE_SCALE};
 
 /// Search time per position when neither `--time-ms` nor `--nodes` is given.
 pub const DEFAULT_TIME_MS: u64 = 1_000;
@@ -357,7 +355,7 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
                     format_point(l.mv),
                     l.score,
                     json_mate(l.score),
-                    winrate(l.score),
+                    win_rate(l.score),
                     l.depth,
                     l.nodes,
                     json_points(&l.pv)
@@ -392,7 +390,7 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
             format_point(best.mv),
             best.score,
             json_mate(best.score),
-            winrate(best.score),
+            win_rate(best.score),
             best.depth,
             json_points(&best.pv),
             lines.join(","),
@@ -405,7 +403,7 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
             "best {} score {} winrate {:.1}% depth {} nodes {total_nodes} ms {ms} pv {}",
             format_point(best.mv),
             text_score(best.score),
-            winrate(best.score) * 100.0,
+            win_rate(best.score) * 100.0,
             best.depth,
             crate::threat::format_line(&best.pv)
         );
@@ -415,7 +413,7 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
                 i + 1,
                 format_point(l.mv),
                 text_score(l.score),
-                winrate(l.score) * 100.0,
+                win_rate(l.score) * 100.0,
                 l.depth,
                 crate::threat::format_line(&l.pv)
             ));
@@ -452,15 +450,16 @@ fn format_error(json: bool, why: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::score::WINRATE_SCALE;
 
     #[test]
     fn win_rate_is_a_logistic_and_mates_are_certain() {
-        assert!((winrate(0) - 0.5).abs() < 1e-9);
+        assert!((win_rate(0) - 0.5).abs() < 1e-9);
         let scale = WINRATE_SCALE as i32;
-        assert!((winrate(scale) - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-9);
-        assert!((winrate(-150) + winrate(150) - 1.0).abs() < 1e-9);
-        assert_eq!(winrate(MATE - 5), 1.0);
-        assert_eq!(winrate(-MATE + 4), 0.0);
+        assert!((win_rate(scale) - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-9);
+        assert!((win_rate(-150) + win_rate(150) - 1.0).abs() < 1e-9);
+        assert_eq!(win_rate(MATE - 5), 1.0);
+        assert_eq!(win_rate(-MATE + 4), 0.0);
         assert_eq!(mate_plies(MATE - 5), Some(5));
         assert_eq!(mate_plies(-MATE + 4), Some(-4));
         assert_eq!(mate_plies(300), None);

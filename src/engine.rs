@@ -9,7 +9,6 @@
 
 use crate::eval::EvalSet;
 use crate::rules::{self, tables, Board, BoardError};
-use crate::search::params::{MATE, MATE_BOUND};
 use crate::search::{self, time::TimeControl, Limits, Progress, RootReport, Searcher};
 use crate::swap2::{self, Swap2Answer};
 use crate::types::{Color, Pos, Rule};
@@ -136,7 +135,8 @@ pub struct ThinkReport {
 pub struct Line {
     /// The root move of this line (legal for the side to move).
     pub mv: Pos,
-    /// Its score from the side to move's view (see [`score_text`] and [`win_rate`]).
+    /// Its score from the side to move's view (see [`crate::score::score_text`] and
+    /// [`crate::score::win_rate`]).
     pub score: i32,
     /// Deepest completed depth of its search (0 for a move chosen without search).
     pub depth: i32,
@@ -159,41 +159,6 @@ pub enum ThinkEvent<'a> {
     Root(&'a RootReport),
     /// The line is finished.
     Line(&'a Line),
-}
-
-/// Scale of the win-rate logistic: a score of `WINRATE_SCALE` is a win rate of about 73 %
-/// (1 / (1 + e^-1)); 0 is 50 %.
-pub const WINRATE_SCALE: f64 = 500.0;
-
-/// The mate distance of a score in plies: `Some(n)` for a win in n plies, `Some(-n)` for a
-/// loss in n plies, `None` for an ordinary score.
-pub fn mate_plies(score: i32) -> Option<i32> {
-    if score >= MATE_BOUND {
-        Some(MATE - score)
-    } else if score <= -MATE_BOUND {
-        Some(-(MATE + score))
-    } else {
-        None
-    }
-}
-
-/// The side to move's chance of winning for a score: 1 for a found win, 0 for a found loss,
-/// else the logistic `1 / (1 + exp(-score / WINRATE_SCALE))`.
-pub fn win_rate(score: i32) -> f64 {
-    match mate_plies(score) {
-        Some(n) if n >= 0 => 1.0,
-        Some(_) => 0.0,
-        None => 1.0 / (1.0 + (-f64::from(score) / WINRATE_SCALE).exp()),
-    }
-}
-
-/// A score as text: `+M7` (we win in 7 plies), `-M4` (we lose in 4), else the number.
-pub fn score_text(score: i32) -> String {
-    match mate_plies(score) {
-        Some(n) if n >= 0 => format!("+M{n}"),
-        Some(n) => format!("-M{}", -n),
-        None => score.to_string(),
-    }
 }
 
 fn to_report(r: &search::Report) -> ThinkReport {
@@ -667,24 +632,6 @@ fn makes_two_wins(scratch: &mut Board, p: Pos, color: Color, rule: Rule) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::params::{mate_in, mated_in};
-
-    #[test]
-    fn evaluation_text_and_win_rate() {
-        assert_eq!(score_text(35), "35");
-        assert_eq!(score_text(-120), "-120");
-        assert_eq!(score_text(mate_in(7)), "+M7");
-        assert_eq!(score_text(mated_in(4)), "-M4");
-        assert_eq!(mate_plies(mate_in(1)), Some(1));
-        assert_eq!(mate_plies(mated_in(2)), Some(-2));
-        assert_eq!(mate_plies(MATE_BOUND - 1), None);
-        assert_eq!(win_rate(mate_in(9)), 1.0);
-        assert_eq!(win_rate(mated_in(9)), 0.0);
-        assert!((win_rate(0) - 0.5).abs() < 1e-12);
-        assert!((win_rate(500) - 0.731_058_578_6).abs() < 1e-9);
-        assert!((win_rate(300) + win_rate(-300) - 1.0).abs() < 1e-12);
-        assert!(win_rate(100) < win_rate(200) && win_rate(-200) < win_rate(-100));
-    }
 
     #[test]
     fn an_analysis_starts_no_line_after_the_turn() {

@@ -15,6 +15,7 @@ pub mod notation;
 pub mod opening;
 pub mod protocol;
 pub mod rules;
+pub mod score;
 pub mod search;
 pub mod solve;
 pub mod swap2;

@@ -268,7 +268,7 @@ fn board_of(text: &str) -> Board {
 }
 
 fn winrate_of(score: f64) -> f64 {
-    1.0 / (1.0 + (-score / lianzhu::engine::WINRATE_SCALE).exp())
+    1.0 / (1.0 + (-score / lianzhu::score::WINRATE_SCALE).exp())
 }
 
 /// Checks one analysis object against its position: every field present, points legal.

@@ -21,6 +21,9 @@ use std::path::{Path, PathBuf};
 const LEVELS: &[(&str, u32)] = &[
     // Value types: colours, points, rules. Imports nothing of the crate.
     ("types", 0),
+    // What a score means: mate scores, win rate, score text. Imports nothing of the crate;
+    // the search makes these scores, and the engine, protocol and tools read them.
+    ("score", 0),
     // Text notation of points and positions: imports only `types`, and `rules` uses it (a
     // helper below the rules, not a tool).
     ("notation", 1),
