@@ -45,12 +45,11 @@
 //! stdout. It stands beside `solve` on the search, threat and rules layers, never on the
 //! protocol.
 
-use crate::notation::json_string;
+use crate::notation::{format_line, format_point, json_string};
 use crate::rules::{self, Board, Foul};
 use crate::score::{mate_plies, win_rate, MATE};
 use crate::search::time::TimeControl;
 use crate::search::{Limits, Searcher};
-use crate::threat::format_point;
 use crate::threat::vcf::{self, VcfLimits, VcfOutcome, VcfResult};
 use crate::types::{Color, Pos, Rule};
 use std::io::{self, BufRead, Write};
@@ -405,7 +404,7 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
             text_score(best.score),
             win_rate(best.score) * 100.0,
             best.depth,
-            crate::threat::format_line(&best.pv)
+            format_line(&best.pv)
         );
         for (i, l) in a.lines.iter().enumerate().skip(1) {
             out.push_str(&format!(
@@ -415,7 +414,7 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
                 text_score(l.score),
                 win_rate(l.score) * 100.0,
                 l.depth,
-                crate::threat::format_line(&l.pv)
+                format_line(&l.pv)
             ));
         }
         if !a.forbidden.is_empty() {
@@ -427,7 +426,7 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
             out.push_str(&format!(" | forbidden {}", points.join(" ")));
         }
         let vcf = |r: &VcfResult| match &r.outcome {
-            VcfOutcome::Win(l) => format!("win {}", crate::threat::format_line(l)),
+            VcfOutcome::Win(l) => format!("win {}", format_line(l)),
             _ => vcf_word(r).to_string(),
         };
         out.push_str(&format!(
