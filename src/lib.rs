@@ -6,9 +6,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 #![warn(missing_docs)]
 
-pub mod analyze;
 pub mod arena;
-pub mod bench;
 pub mod engine;
 pub mod eval;
 pub mod notation;
@@ -17,8 +15,8 @@ pub mod protocol;
 pub mod rules;
 pub mod score;
 pub mod search;
-pub mod solve;
 pub mod swap2;
 pub mod threat;
+pub mod tools;
 pub mod train;
 pub mod types;

@@ -39,12 +39,10 @@ const LEVELS: &[(&str, u32)] = &[
     // (rules and search only).
     ("engine", 5),
     ("swap2", 5),
-    // The protocol loop and the tools beside it: the commands of `pbrain-lianzhu`, the match
-    // runner, the trainer, and the renju-opening decisions (`opening`, with its command line).
+    // The protocol loop and the tools beside it: the other commands of `pbrain-lianzhu`
+    // (`tools`), the match runner, the trainer, and the renju-opening decisions (`opening`).
     ("protocol", 6),
-    ("analyze", 6),
-    ("solve", 6),
-    ("bench", 6),
+    ("tools", 6),
     ("opening", 6),
     ("train", 6),
     ("arena", 6),

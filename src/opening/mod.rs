@@ -36,7 +36,6 @@
 //! answer found so far, or a rule-abiding fallback (no swap, the point nearest the centre,
 //! the first offer, the first opening with N = 1).
 
-pub mod cli;
 mod decide;
 
 pub use decide::{decide, decide_step};

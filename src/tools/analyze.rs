@@ -141,7 +141,7 @@ pub struct Analysis {
     pub vcf_white: VcfResult,
 }
 
-pub use crate::solve::read_position;
+pub use super::solve::read_position;
 
 /// Analyses one position (see the module docs). `None` when the side to move has no legal
 /// move.
