@@ -11,8 +11,8 @@
 //!
 //! `--list` writes the 26 openings instead, one a line.
 
+use crate::engine::opening::{decide_step, Decision};
 use crate::notation::{format_pos, json_string, parse_moves};
-use crate::opening::{decide_step, Decision};
 use crate::rules::opening::game::{OpeningGame, Protocol, Step};
 use crate::rules::opening::{by_name, Opening, OPENINGS};
 use crate::search::time::TimeControl;
