@@ -1,12 +1,12 @@
 //! Pattern-layer speed (`cargo bench --bench patterns`): table build time, make+undo with
 //! pattern updates, static evaluation and move generation, on positions from real play.
 
-use lianzhu::bench::POSITIONS;
 use lianzhu::eval::EvalBoard;
 use lianzhu::notation::parse_moves;
 use lianzhu::rules::{tables, Board};
 use lianzhu::search::history::History;
 use lianzhu::search::movegen::{self, Hints};
+use lianzhu::tools::bench::POSITIONS;
 use lianzhu::types::{Pos, Rule};
 use std::hint::black_box;
 use std::time::Instant;

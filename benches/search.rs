@@ -1,6 +1,6 @@
 //! Fixed-depth search speed: runs the `bench` positions (`cargo bench --bench search [depth]`).
 
-use lianzhu::bench;
+use lianzhu::tools::bench;
 
 fn main() {
     let depth = std::env::args()

@@ -1,11 +1,11 @@
 //! Lazy SMP scaling (`cargo bench --bench smp [ms]`): nodes per second of a fixed-time search
 //! with 1 and with 2 threads on the bench positions.
 
-use lianzhu::bench::POSITIONS;
 use lianzhu::notation::parse_moves;
 use lianzhu::rules::{tables, Board};
 use lianzhu::search::time::TimeControl;
 use lianzhu::search::{Limits, Searcher};
+use lianzhu::tools::bench::POSITIONS;
 use std::sync::atomic::AtomicBool;
 
 fn main() {

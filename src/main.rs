@@ -32,17 +32,17 @@ enum Cmd {
     /// the node count, the speed and a signature of the results.
     Bench {
         /// Search depth.
-        #[arg(default_value_t = lianzhu::bench::DEFAULT_DEPTH)]
+        #[arg(default_value_t = lianzhu::tools::bench::DEFAULT_DEPTH)]
         depth: i32,
     },
     /// Prove VCF (or VCT) wins for positions read from stdin, one a line.
-    Solve(lianzhu::solve::SolveArgs),
+    Solve(lianzhu::tools::solve::SolveArgs),
     /// Analyse positions read from stdin, one a line: best moves with scores, win rates and
     /// lines, renju forbidden points and both sides' VCFs.
-    Analyze(lianzhu::analyze::AnalyzeArgs),
+    Analyze(lianzhu::tools::analyze::AnalyzeArgs),
     /// Renju opening decisions (RIF, Yamaguchi, Soosõrv-8, Taraguchi-10) for positions read
     /// from stdin, one a line, as JSON lines; `--list` gives the 26 openings.
-    Opening(lianzhu::opening::cli::OpeningArgs),
+    Opening(lianzhu::tools::opening::OpeningArgs),
     /// Play games against itself at a fixed node count per move and write them as training
     /// data (see `lianzhu::train::data` for the format).
     Selfplay(SelfplayArgs),
@@ -102,14 +102,16 @@ fn main() {
         None | Some(Cmd::Protocol) => lianzhu::protocol::run(engine),
         Some(Cmd::Bench { depth }) => {
             let mut out = std::io::stdout().lock();
-            if let Err(e) = lianzhu::bench::run_with(depth, &eval, &mut out) {
+            if let Err(e) = lianzhu::tools::bench::run_with(depth, &eval, &mut out) {
                 log::error!("bench: {e}");
                 std::process::exit(1);
             }
         }
         Some(Cmd::Solve(args)) => {
             let stdout = std::io::stdout();
-            if let Err(e) = lianzhu::solve::run(&args, std::io::stdin().lock(), stdout.lock()) {
+            if let Err(e) =
+                lianzhu::tools::solve::run(&args, std::io::stdin().lock(), stdout.lock())
+            {
                 log::error!("solve: {e}");
                 std::process::exit(1);
             }
@@ -127,7 +129,7 @@ fn main() {
         Some(Cmd::Opening(args)) => {
             let stdout = std::io::stdout();
             let threads = cli.threads.unwrap_or(1).max(1);
-            if let Err(e) = lianzhu::opening::cli::run(
+            if let Err(e) = lianzhu::tools::opening::run(
                 &args,
                 threads,
                 &eval,
@@ -141,7 +143,7 @@ fn main() {
         Some(Cmd::Analyze(args)) => {
             let stdout = std::io::stdout();
             let threads = cli.threads.unwrap_or(1).max(1);
-            if let Err(e) = lianzhu::analyze::run(
+            if let Err(e) = lianzhu::tools::analyze::run(
                 &args,
                 threads,
                 &eval,

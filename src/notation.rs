@@ -44,6 +44,21 @@ pub fn format_moves(moves: &[Pos]) -> String {
     moves.iter().map(|&p| format_pos(p)).collect()
 }
 
+/// Formats a threat line (a VCF or VCT: attacker and defender moves) as `h8i9--h10`, `--`
+/// standing for [`Pos::NONE`], a defender that cannot stop the five.
+pub fn format_line(line: &[Pos]) -> String {
+    line.iter().map(|&p| format_point(p)).collect()
+}
+
+/// Formats one point of a threat line: `h8`, or `--` for [`Pos::NONE`].
+pub fn format_point(p: Pos) -> String {
+    if p.is_none() {
+        "--".to_string()
+    } else {
+        format_pos(p)
+    }
+}
+
 /// Parses one point such as `h8` or `H8`.
 pub fn parse_pos(text: &str) -> Result<Pos, NotationError> {
     let moves = parse_moves(text)?;

@@ -9,8 +9,8 @@ mod common;
 use common::{data, puzzles, run_subcommand, Puzzle};
 use lianzhu::notation::{parse_pos, parse_position};
 use lianzhu::rules::{self, Board};
-use lianzhu::solve::{self, SolveArgs};
 use lianzhu::threat::verify_vcf_line;
+use lianzhu::tools::solve::{self, SolveArgs};
 use lianzhu::types::{Color, Pos, Rule};
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
@@ -268,7 +268,7 @@ fn board_of(text: &str) -> Board {
 }
 
 fn winrate_of(score: f64) -> f64 {
-    1.0 / (1.0 + (-score / lianzhu::engine::WINRATE_SCALE).exp())
+    1.0 / (1.0 + (-score / lianzhu::score::WINRATE_SCALE).exp())
 }
 
 /// Checks one analysis object against its position: every field present, points legal.

@@ -1,6 +1,6 @@
 //! The bench prints the same node count and signature on every run in one process.
 
-use lianzhu::bench;
+use lianzhu::tools::bench;
 
 fn tail(out: &[u8]) -> (String, String) {
     let text = String::from_utf8(out.to_vec()).unwrap();

@@ -1,10 +1,10 @@
-//! The engine's renju opening decisions (`lianzhu::opening::decide`): every stage of every
-//! protocol gets a decision the rules accept; the proposals are judged balanced by a deeper
-//! search; the pick takes the offer best for white and the offers are black's best; the stop
-//! flag ends a stage at once; node-limited decisions are deterministic.
+//! The engine's renju opening decisions (`lianzhu::engine::opening::decide`): every stage of
+//! every protocol gets a decision the rules accept; the proposals are judged balanced by a
+//! deeper search; the pick takes the offer best for white and the offers are black's best; the
+//! stop flag ends a stage at once; node-limited decisions are deterministic.
 
+use lianzhu::engine::opening::{apply, decide, decide_step, Decision};
 use lianzhu::notation::{parse_moves, parse_pos};
-use lianzhu::opening::{apply, decide, decide_step, Decision};
 use lianzhu::rules::opening::game::{OpeningGame, Protocol, Step};
 use lianzhu::rules::Board;
 use lianzhu::search::time::TimeControl;

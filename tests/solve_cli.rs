@@ -2,8 +2,8 @@
 
 use clap::Parser;
 use lianzhu::rules::Board;
-use lianzhu::solve::{run, SolveArgs};
 use lianzhu::threat::verify_vcf_line;
+use lianzhu::tools::solve::{run, SolveArgs};
 use lianzhu::types::{Color, Rule};
 
 fn solve(args: &SolveArgs, input: &str) -> Vec<String> {

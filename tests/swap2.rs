@@ -1,13 +1,13 @@
-//! Swap2 decisions (`lianzhu::swap2::answer`): every stage answers in its required form with
-//! legal points and within its time limit; an opening proposal is judged balanced by a deeper
-//! search; after a clearly lopsided three- or five-stone position the choice takes the better
-//! side; the stop flag ends a stage at once; node-limited answers are deterministic.
+//! Swap2 decisions (`lianzhu::engine::swap2::answer`): every stage answers in its required form
+//! with legal points and within its time limit; an opening proposal is judged balanced by a
+//! deeper search; after a clearly lopsided three- or five-stone position the choice takes the
+//! better side; the stop flag ends a stage at once; node-limited answers are deterministic.
 
+use lianzhu::engine::swap2::{answer, settled_score, Swap2Answer, BALANCE_MARGIN};
 use lianzhu::notation::parse_moves;
 use lianzhu::rules::{self, Board};
 use lianzhu::search::time::TimeControl;
 use lianzhu::search::{Limits, Searcher};
-use lianzhu::swap2::{answer, settled_score, Swap2Answer, BALANCE_MARGIN};
 use lianzhu::types::{Pos, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

@@ -10,7 +10,7 @@ use common::{data, Brain, LineCheck, RULES};
 use lianzhu::eval::EvalBoard;
 use lianzhu::notation::{parse_pos, parse_position};
 use lianzhu::rules::{self, pattern::CellThreat, Board};
-use lianzhu::search::params::MATE_BOUND;
+use lianzhu::score::MATE_BOUND;
 use lianzhu::search::{Limits, SearchResult, Searcher};
 use lianzhu::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;

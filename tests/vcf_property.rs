@@ -7,9 +7,10 @@ mod common;
 
 use common::{random_board, Rng};
 use lianzhu::eval::EvalBoard;
+use lianzhu::notation::format_line;
 use lianzhu::rules::{self, Board};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
-use lianzhu::threat::{format_line, verify_vcf_line};
+use lianzhu::threat::verify_vcf_line;
 use lianzhu::types::{Color, Pos, Rule};
 
 /// A 32x32 or 20x11 board with the stones packed into a corner, to exercise the edges.

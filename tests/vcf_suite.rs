@@ -57,7 +57,7 @@ fn every_puzzle_answered_correctly() {
                 panic!(
                     "{}: false win {:?}",
                     p.id,
-                    lianzhu::threat::format_line(line)
+                    lianzhu::notation::format_line(line)
                 )
             }
             (other, _) => failures.push(format!("{}: {:?} after {} nodes", p.id, other, r.nodes)),
@@ -158,8 +158,8 @@ fn fixture_lines_replay_and_the_prover_agrees() {
                 fours(line) <= fours(&f.line),
                 "{}: {} is longer than {}",
                 f.id,
-                lianzhu::threat::format_line(line),
-                lianzhu::threat::format_line(&f.line)
+                lianzhu::notation::format_line(line),
+                lianzhu::notation::format_line(&f.line)
             );
             assert!(quick, "{}: quick probe missed it", f.id);
         } else {
@@ -280,7 +280,7 @@ fn data_lines_with_forbidden_blocks_are_found() {
         };
         verify_vcf_line(&b, rule, attacker, &line).unwrap();
         with_pass += line.contains(&Pos::NONE) as usize;
-        eprintln!("{id}: {}", lianzhu::threat::format_line(&line));
+        eprintln!("{id}: {}", lianzhu::notation::format_line(&line));
     }
     assert!(with_pass >= 1, "some found line ends on a forbidden block");
 }
@@ -403,7 +403,7 @@ fn vct_puzzles_are_won_with_replayable_lines() {
                 eprintln!(
                     "{}: {} ({} nodes)",
                     p.id,
-                    lianzhu::threat::format_line(line),
+                    lianzhu::notation::format_line(line),
                     r.nodes
                 );
                 won += 1;

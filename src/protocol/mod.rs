@@ -34,8 +34,7 @@ pub mod command;
 pub mod output;
 mod yixin_opening;
 
-use crate::engine::{Engine, EngineError, Line, ThinkEvent};
-use crate::search::RootEvent;
+use crate::engine::{Engine, EngineError, Line, RootEvent, RootReport, ThinkEvent};
 use crate::types::{Color, Pos, Rule};
 use command::{Command, Field, Info, Parser, StoneLine};
 use output::{Output, Realtime, Record};
@@ -595,7 +594,7 @@ impl<W: Write> Session<W> {
 
 /// Sends the realtime line for a root event, from [`REALTIME_MIN_DEPTH`] and
 /// [`REALTIME_MIN_MS`] on (the `REFRESH`/`BEST` pair after an iteration needs only the depth).
-fn realtime<W: Write>(out: &mut Output<W>, r: &crate::search::RootReport) {
+fn realtime<W: Write>(out: &mut Output<W>, r: &RootReport) {
     if r.depth < REALTIME_MIN_DEPTH {
         return;
     }

@@ -17,8 +17,9 @@
 
 #![allow(clippy::print_stdout)]
 
-use crate::engine::{score_text, win_rate, Line, ThinkReport};
+use crate::engine::{Line, ThinkReport};
 use crate::notation::format_pos;
+use crate::score::{score_text, win_rate};
 use crate::types::Pos;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -387,12 +388,12 @@ mod tests {
             capture(|o| o.report(&r, None)),
             "MESSAGE depth 3-7 ev -35 n 5000 n/ms 500 tm 10 pv h8 i9\n"
         );
-        r.score = crate::search::params::MATE - 7;
+        r.score = crate::score::MATE - 7;
         assert_eq!(
             capture(|o| o.report(&r, Some(2))),
             "MESSAGE depth 3-7 multipv 2 ev +M7 n 5000 n/ms 500 tm 10 pv h8 i9\n"
         );
-        r.score = -crate::search::params::MATE + 4;
+        r.score = -crate::score::MATE + 4;
         r.time_ms = 0;
         assert_eq!(
             capture(|o| o.report(&r, None)),

@@ -1,7 +1,7 @@
 //! Yixin-Board's opening dialects: `yxswap2step1..3` (on the existing Swap2 decisions) and
-//! `yxsoosorvstep1..6` (on [`crate::opening`] under Soosõrv-8), with the replies Yixin-Board
-//! reads (its `main.c`). Coordinates in the replies are `x y` in the order of the `x,y` lines
-//! it sends. None of these changes the game: Yixin-Board sends the position with `BOARD`
+//! `yxsoosorvstep1..6` (on [`crate::engine::opening`] under Soosõrv-8), with the replies
+//! Yixin-Board reads (its `main.c`). Coordinates in the replies are `x y` in the order of the
+//! `x,y` lines it sends. None of these changes the game: Yixin-Board sends the position with `BOARD`
 //! when it wants a move.
 //!
 //! | Command | Reply |
@@ -17,9 +17,8 @@
 //! | `yxsoosorvstep6` + 4 moves + the N offers + `done` | `MESSAGE SOOSORV MOVE5C x y` (the offer taken; move 6 comes by `BOARD`) |
 
 use super::Session;
-use crate::opening::Decision;
-use crate::rules::opening::game::{OpeningGame, Protocol, Step};
-use crate::swap2::Swap2Answer;
+use crate::engine::opening::{Decision, OpeningGame, Protocol, Step};
+use crate::engine::swap2::Swap2Answer;
 use crate::types::{Color, Pos};
 use std::io::Write;
 

@@ -15,6 +15,7 @@ use super::time::Clock;
 use super::tt::{Bound, Tt};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
+use crate::score::{mate_in, mated_in, MATE, MATE_BOUND};
 use crate::threat::vcf::{VcfLimits, VcfProver};
 use crate::types::{Pos, Rule};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};

@@ -23,12 +23,13 @@ pub mod tt;
 
 use crate::eval::{EvalBoard, EvalSet};
 use crate::rules::{self, tables, Board};
+use crate::score::{mate_in, mated_in};
 use crate::threat::vcf::{self, VcfLimits};
 use crate::types::{Pos, Rule};
 pub use alphabeta::RootEvent;
 use alphabeta::{Iteration, Shared, Worker};
 use movegen::{Hints, NodeKind};
-use params::{mate_in, mated_in, MAX_DEPTH};
+use params::MAX_DEPTH;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use time::{Clock, TimeControl};
@@ -102,7 +103,7 @@ pub struct Report {
     pub depth: u32,
     /// The deepest ply a node of the iteration's search reached (quiescence included).
     pub seldepth: u32,
-    /// Score from the side to move's view (mates near [`params::MATE`]).
+    /// Score from the side to move's view (mates near [`crate::score::MATE`]).
     pub score: i32,
     /// Nodes searched so far (all threads).
     pub nodes: u64,

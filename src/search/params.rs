@@ -5,11 +5,8 @@
 
 use crate::rules::pattern::CellThreat;
 
-/// Score of a win on the board now; `MATE - n` is a win in `n` plies.
-pub const MATE: i32 = 30_000;
-/// Scores beyond this magnitude are mate scores.
-pub const MATE_BOUND: i32 = MATE - 1_000;
-/// Static evaluations are clamped inside this magnitude.
+/// Static evaluations are clamped inside this magnitude (well inside
+/// [`crate::score::MATE_BOUND`], so that no evaluation reads as a mate).
 pub const EVAL_LIMIT: i32 = 20_000;
 /// Deepest ply the search stack supports.
 pub const MAX_PLY: usize = 128;
@@ -94,16 +91,4 @@ pub fn lmp_table() -> [[usize; 2]; LMP_DEPTHS] {
         *row = [(full / 2.0) as usize, full as usize];
     }
     t
-}
-
-/// Win in `ply` plies from the root.
-#[inline]
-pub const fn mate_in(ply: usize) -> i32 {
-    MATE - ply as i32
-}
-
-/// Loss in `ply` plies from the root.
-#[inline]
-pub const fn mated_in(ply: usize) -> i32 {
-    -MATE + ply as i32
 }

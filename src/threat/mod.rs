@@ -38,7 +38,8 @@
 //!
 //! A winning line is a `Vec<Pos>` of alternating attacker and defender moves that ends with
 //! the attacker's five. [`Pos::NONE`] stands for a defender move that cannot stop the five
-//! (renju: black's only block is a forbidden point); it is written `--` in text.
+//! (renju: black's only block is a forbidden point); it is written `--` in text
+//! ([`crate::notation::format_line`]).
 
 pub mod vcf;
 pub mod vct;
@@ -347,20 +348,6 @@ fn brute_defences(b: &mut Board, rule: Rule, attacker: Color, fives: &[Pos]) -> 
         b.undo().expect("the stone just placed");
     }
     out
-}
-
-/// Formats a line as `h8i9--h10` (`--` for [`Pos::NONE`]).
-pub fn format_line(line: &[Pos]) -> String {
-    line.iter().map(|&p| format_point(p)).collect()
-}
-
-/// Formats one point of a line: `h8`, or `--` for [`Pos::NONE`].
-pub fn format_point(p: Pos) -> String {
-    if p.is_none() {
-        "--".to_string()
-    } else {
-        crate::notation::format_pos(p)
-    }
 }
 
 /// A hasher for keys that already are Zobrist hashes: uses the key as it is.

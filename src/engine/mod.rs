@@ -1,86 +1,41 @@
-//! The engine facade: owns the game (board and rule), the options set by the manager, and
-//! chooses moves. The protocol layer talks only to this type; the search never sees protocol
-//! text.
+//! The engine: everything that decides a move, above the search and below the protocol. The
+//! protocol talks only to this folder; the search never sees protocol text.
 //!
-//! [`Engine::think`] runs the alpha-beta search ([`crate::search::Searcher`], whose
-//! transposition table lives here across the moves of a game, sized from `hash_size` and
-//! `max_memory`). [`simple_move`], the simple mover of the rules/protocol milestone, stays as
-//! the fallback: [`Engine::choose`] wraps `think` so that the protocol's reply is always legal.
+//! - This file, the facade [`Engine`]: owns the game (board and rule), the options set by the
+//!   manager ([`Options`], `options.rs`), and chooses moves. [`Engine::think`] runs the
+//!   alpha-beta search ([`crate::search::Searcher`], whose transposition table lives here
+//!   across the moves of a game, sized from `hash_size` and `max_memory`) and reports in the
+//!   engine's own types ([`ThinkReport`], [`Line`], `report.rs`). [`simple_move`]
+//!   (`simple_move.rs`), the simple mover of the rules/protocol milestone, stays as the
+//!   fallback: [`Engine::choose`] wraps `think` so that the protocol's reply is always legal.
+//! - [`swap2`]: the Swap2 decisions ([`Engine::swap2`]).
+//! - [`opening`]: the decisions in renju's opening protocols ([`Engine::opening`]).
+//!
+//! The decisions are pure APIs on a [`Searcher`]: no protocol text in, none out.
+
+pub mod opening;
+mod options;
+mod report;
+mod simple_move;
+pub mod swap2;
+
+pub use options::{thread_limit, Options, MAX_THREADS};
+pub use report::{Line, ThinkEvent, ThinkReport};
+pub use simple_move::simple_move;
+// The root events are part of what an analysis reports (`ThinkEvent::Root`); the protocol
+// reads them from here, not from the search.
+pub use crate::search::{RootEvent, RootReport};
 
 use crate::eval::EvalSet;
 use crate::rules::{self, tables, Board, BoardError};
-use crate::search::params::{MATE, MATE_BOUND};
-use crate::search::{self, time::TimeControl, Limits, Progress, RootReport, Searcher};
-use crate::swap2::{self, Swap2Answer};
+use crate::search::{self, time::TimeControl, Limits, Progress, Searcher};
 use crate::types::{Color, Pos, Rule};
+use opening::{Decision, OpeningGame, Step};
+use report::{to_line, to_report};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-
-/// Settings the manager sends with `INFO`, kept across `START`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// Time limit per move in ms; 0 = move as fast as possible.
-    pub timeout_turn_ms: i64,
-    /// Time limit for the whole game in ms; 0 = no limit.
-    pub timeout_match_ms: i64,
-    /// Match time left in ms (may be negative; `i32::MAX` = unlimited).
-    pub time_left_ms: i64,
-    /// Memory limit in bytes for the whole process; 0 = no limit.
-    pub max_memory: u64,
-    /// 0 human opponent, 1 brain, 2 tournament, 3 network tournament.
-    pub game_type: i64,
-    /// The rule in force.
-    pub rule: Rule,
-    /// Folder for persistent files, if the manager gave one.
-    pub folder: Option<String>,
-    /// Number of search threads (a search runs at most [`thread_limit`]).
-    pub threads: usize,
-    /// Transposition table size in KiB, if set with `INFO hash_size`.
-    pub hash_kb: Option<u64>,
-    /// The point under the manager's mouse (`INFO evaluate x,y`); unused by the search.
-    pub evaluate: Option<(i64, i64)>,
-    /// Node limit per search (`INFO max_node`); 0 = none.
-    pub max_nodes: u64,
-    /// Deepest iteration per search (`INFO max_depth`); 0 = none.
-    pub max_depth: i32,
-    /// Think on the opponent's time after our move (`INFO pondering 1`); off by default, as
-    /// Gomocup suspends the process between moves and does not allow it.
-    pub pondering: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            timeout_turn_ms: 5_000,
-            timeout_match_ms: 0,
-            time_left_ms: i32::MAX as i64,
-            max_memory: 0,
-            game_type: 1,
-            rule: Rule::Freestyle,
-            folder: None,
-            threads: 1,
-            hash_kb: None,
-            evaluate: None,
-            max_nodes: 0,
-            max_depth: 0,
-            pondering: false,
-        }
-    }
-}
-
-/// The most search threads a search runs, whatever `threads` asks (`INFO thread_num 100000`
-/// would otherwise start that many threads for every search).
-pub const MAX_THREADS: usize = 64;
-
-/// The search threads a search runs at most on this machine: its logical CPUs, at most
-/// [`MAX_THREADS`]. More threads than CPUs only starve the thread that watches the clock: 64
-/// threads on 2 CPUs made a 15 ms move take over a second.
-pub fn thread_limit() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(MAX_THREADS)
-}
+use swap2::Swap2Answer;
 
 /// Why a game command could not be carried out. The game state is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,111 +66,6 @@ impl std::error::Error for EngineError {}
 impl From<BoardError> for EngineError {
     fn from(e: BoardError) -> Self {
         EngineError::Board(e)
-    }
-}
-
-/// Progress of a search, reported once per completed iteration.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ThinkReport {
-    /// Completed depth.
-    pub depth: u32,
-    /// The deepest ply a node of the iteration's search reached (quiescence included).
-    pub seldepth: u32,
-    /// Score from the side to move's view (centipawn-like units).
-    pub score: i32,
-    /// Nodes searched so far.
-    pub nodes: u64,
-    /// Milliseconds since the search started.
-    pub time_ms: u64,
-    /// Principal variation.
-    pub pv: Vec<Pos>,
-}
-
-/// One line of a multi-move analysis ([`Engine::think_nbest`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    /// The root move of this line (legal for the side to move).
-    pub mv: Pos,
-    /// Its score from the side to move's view (see [`score_text`] and [`win_rate`]).
-    pub score: i32,
-    /// Deepest completed depth of its search (0 for a move chosen without search).
-    pub depth: i32,
-    /// The deepest ply a node of that iteration reached (0 without search).
-    pub seldepth: i32,
-    /// Nodes of its search.
-    pub nodes: u64,
-    /// Milliseconds its search took.
-    pub time_ms: u64,
-    /// Principal variation, starting with `mv`.
-    pub pv: Vec<Pos>,
-}
-
-/// What [`Engine::think_nbest`] reports while it runs, each with the index of the line.
-#[derive(Clone, Copy, Debug)]
-pub enum ThinkEvent<'a> {
-    /// A completed iteration of the line's search (every one).
-    Iteration(&'a ThinkReport),
-    /// What the root search does with a root move (every root move of every iteration).
-    Root(&'a RootReport),
-    /// The line is finished.
-    Line(&'a Line),
-}
-
-/// Scale of the win-rate logistic: a score of `WINRATE_SCALE` is a win rate of about 73 %
-/// (1 / (1 + e^-1)); 0 is 50 %.
-pub const WINRATE_SCALE: f64 = 500.0;
-
-/// The mate distance of a score in plies: `Some(n)` for a win in n plies, `Some(-n)` for a
-/// loss in n plies, `None` for an ordinary score.
-pub fn mate_plies(score: i32) -> Option<i32> {
-    if score >= MATE_BOUND {
-        Some(MATE - score)
-    } else if score <= -MATE_BOUND {
-        Some(-(MATE + score))
-    } else {
-        None
-    }
-}
-
-/// The side to move's chance of winning for a score: 1 for a found win, 0 for a found loss,
-/// else the logistic `1 / (1 + exp(-score / WINRATE_SCALE))`.
-pub fn win_rate(score: i32) -> f64 {
-    match mate_plies(score) {
-        Some(n) if n >= 0 => 1.0,
-        Some(_) => 0.0,
-        None => 1.0 / (1.0 + (-f64::from(score) / WINRATE_SCALE).exp()),
-    }
-}
-
-/// A score as text: `+M7` (we win in 7 plies), `-M4` (we lose in 4), else the number.
-pub fn score_text(score: i32) -> String {
-    match mate_plies(score) {
-        Some(n) if n >= 0 => format!("+M{n}"),
-        Some(n) => format!("-M{}", -n),
-        None => score.to_string(),
-    }
-}
-
-fn to_report(r: &search::Report) -> ThinkReport {
-    ThinkReport {
-        depth: r.depth,
-        seldepth: r.seldepth,
-        score: r.score,
-        nodes: r.nodes,
-        time_ms: r.time_ms,
-        pv: r.pv.clone(),
-    }
-}
-
-fn to_line(r: &search::SearchResult) -> Line {
-    Line {
-        mv: r.best,
-        score: r.score,
-        depth: r.depth,
-        seldepth: r.seldepth,
-        nodes: r.nodes,
-        time_ms: r.time_ms,
-        pv: r.pv.clone(),
     }
 }
 
@@ -364,7 +214,7 @@ impl Engine {
     }
 
     /// The Swap2 decision for `stones` (0, 3 or 5, black first) on the current board size
-    /// under the current rule and clock ([`crate::swap2::answer`]); the game is not changed
+    /// under the current rule and clock ([`swap2::answer`]); the game is not changed
     /// (the manager sends the opening with `BOARD` afterwards).
     pub fn swap2(&mut self, stones: &[Pos], stop: &AtomicBool) -> Result<Swap2Answer, String> {
         let b = self
@@ -381,20 +231,19 @@ impl Engine {
             .map_err(|e| e.to_string())
     }
 
-    /// The renju opening decision ([`crate::opening::decide_step`]) for `game` at `step`,
-    /// within the move's time; neither the game nor our board is changed.
+    /// The renju opening decision ([`opening::decide_step`]) for `game` at `step`, within
+    /// the move's time; neither the game nor our board is changed.
     pub fn opening(
         &mut self,
-        game: &crate::rules::opening::game::OpeningGame,
-        step: crate::rules::opening::game::Step,
+        game: &OpeningGame,
+        step: Step,
         stop: &AtomicBool,
-    ) -> Result<crate::opening::Decision, String> {
+    ) -> Result<Decision, String> {
         let limits = Limits {
             exclude: Vec::new(),
             ..self.limits()
         };
-        crate::opening::decide_step(self.searcher(), game, step, &limits, stop)
-            .map_err(|e| e.to_string())
+        opening::decide_step(self.searcher(), game, step, &limits, stop).map_err(|e| e.to_string())
     }
 
     /// The searcher, sized for the current options.
@@ -597,94 +446,9 @@ impl Engine {
     }
 }
 
-/// The simple mover: an immediate win, else a block of the opponent's five, else a block of
-/// the opponent's open three (a point where the opponent would get two winning points, such
-/// as an open four), else the legal point with the most stones within two cells. Ties: most
-/// stones around, then nearest the centre, then lowest point.
-pub fn simple_move(board: &Board, rule: Rule) -> Option<Pos> {
-    let me = board.side_to_move();
-    let opp = me.opponent();
-    let legal = |p: Pos| rules::is_legal(board, p, me, rule);
-    let empties: Vec<Pos> = board.empty_points().collect();
-    if let Some(&p) = empties
-        .iter()
-        .find(|&&p| rules::is_five(board, p, me, rule) && legal(p))
-    {
-        return Some(p);
-    }
-    if let Some(&p) = empties
-        .iter()
-        .find(|&&p| rules::is_five(board, p, opp, rule) && legal(p))
-    {
-        return Some(p);
-    }
-    let center = board.center();
-    let density = |p: Pos| {
-        let mut near = 0i64;
-        for q in board.points().filter(|q| q.distance(p) <= 2) {
-            if !board.is_empty(q) {
-                near += 3 - q.distance(p) as i64;
-            }
-        }
-        (near, -(p.distance(center) as i64), std::cmp::Reverse(p))
-    };
-    let mut scratch = board.clone();
-    let blocks: Vec<Pos> = empties
-        .iter()
-        .copied()
-        .filter(|&p| board.has_neighbour(p, 4) && makes_two_wins(&mut scratch, p, opp, rule))
-        .filter(|&p| rules::is_legal(board, p, opp, rule) && legal(p))
-        .collect();
-    if let Some(p) = blocks.into_iter().max_by_key(|&p| density(p)) {
-        return Some(p);
-    }
-    empties
-        .iter()
-        .copied()
-        .filter(|&p| legal(p))
-        .max_by_key(|&p| density(p))
-}
-
-/// True if a stone of `color` at the empty point `p` would give `color` at least two
-/// different points that each complete a winning line (an open four or a double four).
-/// `scratch` is a copy of the board; it is returned unchanged.
-fn makes_two_wins(scratch: &mut Board, p: Pos, color: Color, rule: Rule) -> bool {
-    scratch.place(p, color);
-    let mut wins: Vec<Pos> = Vec::new();
-    for dir in Board::directions() {
-        for step in -4..=4isize {
-            let q = p.offset(dir, step);
-            if scratch.is_empty(q) && !wins.contains(&q) && rules::is_five(scratch, q, color, rule)
-            {
-                wins.push(q);
-            }
-        }
-    }
-    let _ = scratch.undo();
-    wins.len() >= 2
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::params::{mate_in, mated_in};
-
-    #[test]
-    fn evaluation_text_and_win_rate() {
-        assert_eq!(score_text(35), "35");
-        assert_eq!(score_text(-120), "-120");
-        assert_eq!(score_text(mate_in(7)), "+M7");
-        assert_eq!(score_text(mated_in(4)), "-M4");
-        assert_eq!(mate_plies(mate_in(1)), Some(1));
-        assert_eq!(mate_plies(mated_in(2)), Some(-2));
-        assert_eq!(mate_plies(MATE_BOUND - 1), None);
-        assert_eq!(win_rate(mate_in(9)), 1.0);
-        assert_eq!(win_rate(mated_in(9)), 0.0);
-        assert!((win_rate(0) - 0.5).abs() < 1e-12);
-        assert!((win_rate(500) - 0.731_058_578_6).abs() < 1e-9);
-        assert!((win_rate(300) + win_rate(-300) - 1.0).abs() < 1e-12);
-        assert!(win_rate(100) < win_rate(200) && win_rate(-200) < win_rate(-100));
-    }
 
     #[test]
     fn an_analysis_starts_no_line_after_the_turn() {

@@ -11,7 +11,7 @@
 //!
 //! `--list` writes the 26 openings instead, one a line.
 
-use super::{decide_step, Decision};
+use crate::engine::opening::{decide_step, Decision};
 use crate::notation::{format_pos, json_string, parse_moves};
 use crate::rules::opening::game::{OpeningGame, Protocol, Step};
 use crate::rules::opening::{by_name, Opening, OPENINGS};

@@ -22,8 +22,8 @@
 //!    it (with the same share again), negated, and its depth counts that extra ply.
 //!
 //! Scores are from the side to move's view. The win rate is the logistic
-//! `1 / (1 + exp(-score / WINRATE_SCALE))`, the engine's ([`crate::engine::win_rate`], the
-//! same figure the protocol's progress lines show); a mate score (a proven win or loss in
+//! `1 / (1 + exp(-score / WINRATE_SCALE))` of [`crate::score::win_rate`] (the same figure the
+//! protocol's progress lines show); a mate score (a proven win or loss in
 //! `k` plies, the final five included) gives 100% or 0% and `mate` = `k` or `-k`.
 //!
 //! Text output, one line per position, sections separated by ` | `:
@@ -45,19 +45,16 @@
 //! stdout. It stands beside `solve` on the search, threat and rules layers, never on the
 //! protocol.
 
-use crate::notation::json_string;
+use crate::notation::{format_line, format_point, json_string};
 use crate::rules::{self, Board, Foul};
-use crate::search::params::MATE;
+use crate::score::{mate_plies, win_rate, MATE};
 use crate::search::time::TimeControl;
 use crate::search::{Limits, Searcher};
-use crate::threat::format_point;
 use crate::threat::vcf::{self, VcfLimits, VcfOutcome, VcfResult};
 use crate::types::{Color, Pos, Rule};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-
-pub use crate::engine::{mate_plies, win_rate as winrate, WINRATE_SCALE};
 
 /// Search time per position when neither `--time-ms` nor `--nodes` is given.
 pub const DEFAULT_TIME_MS: u64 = 1_000;
@@ -144,7 +141,7 @@ pub struct Analysis {
     pub vcf_white: VcfResult,
 }
 
-pub use crate::solve::read_position;
+pub use super::solve::read_position;
 
 /// Analyses one position (see the module docs). `None` when the side to move has no legal
 /// move.
@@ -357,7 +354,7 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
                     format_point(l.mv),
                     l.score,
                     json_mate(l.score),
-                    winrate(l.score),
+                    win_rate(l.score),
                     l.depth,
                     l.nodes,
                     json_points(&l.pv)
@@ -392,7 +389,7 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
             format_point(best.mv),
             best.score,
             json_mate(best.score),
-            winrate(best.score),
+            win_rate(best.score),
             best.depth,
             json_points(&best.pv),
             lines.join(","),
@@ -405,9 +402,9 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
             "best {} score {} winrate {:.1}% depth {} nodes {total_nodes} ms {ms} pv {}",
             format_point(best.mv),
             text_score(best.score),
-            winrate(best.score) * 100.0,
+            win_rate(best.score) * 100.0,
             best.depth,
-            crate::threat::format_line(&best.pv)
+            format_line(&best.pv)
         );
         for (i, l) in a.lines.iter().enumerate().skip(1) {
             out.push_str(&format!(
@@ -415,9 +412,9 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
                 i + 1,
                 format_point(l.mv),
                 text_score(l.score),
-                winrate(l.score) * 100.0,
+                win_rate(l.score) * 100.0,
                 l.depth,
-                crate::threat::format_line(&l.pv)
+                format_line(&l.pv)
             ));
         }
         if !a.forbidden.is_empty() {
@@ -429,7 +426,7 @@ fn format_analysis(json: bool, a: &Analysis, ms: u128) -> String {
             out.push_str(&format!(" | forbidden {}", points.join(" ")));
         }
         let vcf = |r: &VcfResult| match &r.outcome {
-            VcfOutcome::Win(l) => format!("win {}", crate::threat::format_line(l)),
+            VcfOutcome::Win(l) => format!("win {}", format_line(l)),
             _ => vcf_word(r).to_string(),
         };
         out.push_str(&format!(
@@ -452,15 +449,16 @@ fn format_error(json: bool, why: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::score::WINRATE_SCALE;
 
     #[test]
     fn win_rate_is_a_logistic_and_mates_are_certain() {
-        assert!((winrate(0) - 0.5).abs() < 1e-9);
+        assert!((win_rate(0) - 0.5).abs() < 1e-9);
         let scale = WINRATE_SCALE as i32;
-        assert!((winrate(scale) - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-9);
-        assert!((winrate(-150) + winrate(150) - 1.0).abs() < 1e-9);
-        assert_eq!(winrate(MATE - 5), 1.0);
-        assert_eq!(winrate(-MATE + 4), 0.0);
+        assert!((win_rate(scale) - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-9);
+        assert!((win_rate(-150) + win_rate(150) - 1.0).abs() < 1e-9);
+        assert_eq!(win_rate(MATE - 5), 1.0);
+        assert_eq!(win_rate(-MATE + 4), 0.0);
         assert_eq!(mate_plies(MATE - 5), Some(5));
         assert_eq!(mate_plies(-MATE + 4), Some(-4));
         assert_eq!(mate_plies(300), None);

@@ -1,12 +1,12 @@
 //! The searches behind each opening decision (see the module docs of [`super`]).
 
 use super::Decision;
+use crate::engine::swap2::{nearest_legal, Stage, StageBudget};
 use crate::rules::opening::game::{in_square, OpeningError, OpeningGame, Protocol, Step};
 use crate::rules::opening::symmetry::symmetric_moves;
 use crate::rules::opening::{Opening, OPENINGS};
 use crate::rules::{self, Board};
 use crate::search::{Limits, Searcher};
-use crate::swap2::{nearest_legal, Stage, StageBudget};
 use crate::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 
@@ -20,7 +20,7 @@ pub const PLACE_CANDIDATES: usize = 3;
 const RULE: Rule = Rule::Renju;
 
 /// The decision at `game`'s current step, from the search of `searcher` within `limits`
-/// (the whole stage's budget: see [`crate::swap2::answer`] for how it is shared). A game
+/// (the whole stage's budget: see [`crate::engine::swap2::answer`] for how it is shared). A game
 /// that is over ([`Step::Done`]) has nothing to decide: `OutOfOrder`.
 pub fn decide(
     searcher: &mut Searcher,

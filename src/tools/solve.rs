@@ -13,10 +13,10 @@
 //! This module reads and writes only the streams it is given; `main` wires it to stdin and
 //! stdout.
 
-use crate::notation;
+use crate::notation::{self, format_line, format_point};
 use crate::rules::Board;
 use crate::threat::vcf::{self, VcfLimits, VcfOutcome, VcfResult};
-use crate::threat::{format_point, vct};
+use crate::threat::vct;
 use crate::types::Rule;
 use std::io::{self, BufRead, Write};
 use std::time::Instant;
@@ -144,9 +144,7 @@ fn format_result(json: bool, r: &VcfResult, ms: u128) -> String {
             r.nodes
         )
     } else {
-        let line = line.map_or(String::new(), |l| {
-            format!(" {}", crate::threat::format_line(l))
-        });
+        let line = line.map_or(String::new(), |l| format!(" {}", format_line(l)));
         format!("{word}{line} nodes {} ms {ms}", r.nodes)
     }
 }

@@ -44,7 +44,7 @@
 //! ```
 
 use crate::rules::{self, Board};
-use crate::search::params::MATE_BOUND;
+use crate::score::MATE_BOUND;
 use crate::search::time::TimeControl;
 use crate::search::{Limits, SearchResult, Searcher};
 use crate::types::{Color, Pos, Rule};

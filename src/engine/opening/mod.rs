@@ -31,20 +31,23 @@
 //! - **Pick**: each offer is searched with white to move; the best for white is taken, and
 //!   that search's move is white's 6th.
 //!
-//! Budget and stop as in [`crate::swap2`]: the stage's time (the maximum of the budget) and
+//! Budget and stop as in [`super::swap2`]: the stage's time (the maximum of the budget) and
 //! nodes are split between its searches; setting `stop` ends the stage at once with the best
 //! answer found so far, or a rule-abiding fallback (no swap, the point nearest the centre,
 //! the first offer, the first opening with N = 1).
 
-pub mod cli;
 mod decide;
 
 pub use decide::{decide, decide_step};
 pub use decide::{FOURTH_CANDIDATES, OPENING_FINALISTS, PLACE_CANDIDATES};
 
-use crate::rules::opening::game::{OpeningError, OpeningGame};
+use crate::rules::opening::game::OpeningError;
 use crate::rules::opening::Opening;
 use crate::types::Pos;
+
+// The game the decisions are about, as the rules keep it: whoever asks for a decision
+// (the protocol) keeps one, and reads it from here rather than from the rules.
+pub use crate::rules::opening::game::{OpeningGame, Protocol, Step};
 
 /// What the player asked does at the opening's current step.
 #[derive(Clone, Debug, PartialEq, Eq)]
