@@ -9,7 +9,8 @@
 //! line then, so the list stays the list of debts). Modules on one level
 //! may import each other, but not in a cycle. The binaries (`src/main.rs`, `src/bin/`) are the top
 //! and are not read; `src/lib.rs` only declares the modules, and every module it declares must
-//! have a level here (and every level entry a module).
+//! have a level here (and every level entry a module). A module listed in [`ONLY`] (the
+//! protocol) may import only the modules listed there, whatever its level allows.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -52,6 +53,35 @@ const LEVELS: &[(&str, u32)] = &[
 /// the engine. A new one must not be added without a reason; each listed must still exist and
 /// still be against the order.
 const ALLOWED: &[(&str, &str, &str)] = &[];
+
+/// Modules held to a narrower set than their level allows: (module, what it may import, why).
+/// The protocol talks to the engine's front door, not past it to the search or the rules.
+const ONLY: &[(&str, &[&str], &str)] = &[(
+    "protocol",
+    &["engine", "types", "notation", "score"],
+    "the protocol reaches the search, the rules and the tools only through the engine (issue 15 step 1)",
+)];
+
+/// The edges of `refs` that leave a module's [`ONLY`] list, one message each.
+fn narrow_problems(refs: &[Ref], only: &[(&str, &[&str], &str)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for &(module, may, why) in only {
+        let mut bad: BTreeMap<&str, Vec<&Ref>> = BTreeMap::new();
+        for r in refs.iter().filter(|r| r.from == module) {
+            if !may.contains(&r.to.as_str()) {
+                bad.entry(r.to.as_str()).or_default().push(r);
+            }
+        }
+        for (to, at) in bad {
+            problems.push(format!(
+                "{module} -> {to} at {}: {module} may import only {} ({why})",
+                where_(&at),
+                may.join(", ")
+            ));
+        }
+    }
+    problems
+}
 
 /// One `crate::X` path in the source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -474,6 +504,7 @@ fn layers_point_one_way() {
     let (refs, mut problems) = references(&src, &modules);
     let (more, report) = check(&refs, &modules, LEVELS, ALLOWED);
     problems.extend(more);
+    problems.extend(narrow_problems(&refs, ONLY));
 
     let mut edges: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     for r in &refs {
@@ -617,4 +648,17 @@ fn modules_and_levels_match() {
     assert_eq!(problems.len(), 2, "{problems:#?}");
     assert!(problems[0].starts_with("module `extra` (src/lib.rs) has no level"));
     assert!(problems[1].starts_with("LEVELS names `gone`"));
+}
+
+#[test]
+fn the_protocol_imports_only_the_front_door() {
+    let refs = refs_of(
+        "src/protocol/mod.rs",
+        "protocol",
+        "use crate::engine::Engine;\nuse crate::search::RootEvent;\nuse crate::types::Pos;\n",
+    );
+    let problems = narrow_problems(&refs, ONLY);
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(problems[0].starts_with("protocol -> search at src/protocol/mod.rs:2"));
+    assert!(narrow_problems(&refs[..1], ONLY).is_empty());
 }

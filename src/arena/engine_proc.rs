@@ -157,7 +157,7 @@ impl EngineProc {
         matches!(self.child.try_wait(), Ok(None))
     }
 
-    /// Sends `END`, closes stdin and gives the engine [`END_GRACE`] to exit before the drop
+    /// Sends `END`, closes stdin and gives the engine `END_GRACE` to exit before the drop
     /// kills it.
     pub fn quit(mut self) {
         let _ = self.send("END");

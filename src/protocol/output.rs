@@ -213,7 +213,7 @@ impl<W: Write> Output<W> {
     /// mode, which clients (pygomo-lib, GomocupJudge) parse field by field:
     /// `MESSAGE depth D-S ev V n N n/ms R tm T pv h8 i9`, with `multipv i` (1-based) after
     /// `D-S` for a line of a multi-move analysis. S is the selective depth (see
-    /// [`Progress::seldepth`]); V the score, or `+M<n>`/`-M<n>` for a win/loss in n plies.
+    /// `Progress::seldepth`); V the score, or `+M<n>`/`-M<n>` for a win/loss in n plies.
     /// Nothing may follow the PV (clients read every word after `pv` as a move) and nothing
     /// may stand between the fields, so the win rate is not here (it is in the `INFO WINRATE`
     /// detail record).

@@ -168,7 +168,7 @@ pub const VCF_DEFENCE_DIVISOR: u64 = 16;
 pub const VCF_DEFENCE_MIN_NODES: u64 = 1_000;
 
 /// Share of the move's maximum kept for the last check of a VCF defence
-/// ([`defence::confirm`]) after the search, when the root moves are defences.
+/// (`defence::confirm`) after the search, when the root moves are defences.
 pub const CONFIRM_RESERVE_SHARE: f64 = 0.15;
 
 /// Default memory budget of the whole process when the manager gives none.
