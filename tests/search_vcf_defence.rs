@@ -77,7 +77,7 @@ fn root_move_refutes_the_opponents_vcf_when_it_can() {
         engine.set_position(&stones, attacker.opponent()).unwrap();
         let board = engine.board().unwrap().clone();
         // Only positions where a refutation exists and the defender is not winning itself.
-        let Some(defences) = vcf::defences(&board, *rule, full, full) else {
+        let Some(defences) = vcf::defences(&board, *rule, full, full, None) else {
             continue;
         };
         if defences.is_empty()

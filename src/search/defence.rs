@@ -13,21 +13,30 @@
 use crate::rules::Board;
 use crate::threat::vcf::{VcfLimits, VcfOutcome, VcfProver};
 use crate::types::{Pos, Rule};
+use std::time::Instant;
 
 /// Root moves tried in turn when the chosen one loses to a VCF.
 pub const CONFIRM_TRIES: usize = 12;
 
 /// `best`, unless the opponent has a VCF after it; then the first move of `roots` (at most
 /// [`CONFIRM_TRIES`] of them) after which no VCF is found, else `best`. All the checks
-/// together spend at most `limits.max_nodes` prover nodes, the first at most half of them.
-pub fn confirm(board: &Board, rule: Rule, best: Pos, roots: &[Pos], limits: VcfLimits) -> Pos {
+/// together spend at most `limits.max_nodes` prover nodes, the first at most half of them,
+/// and stop at `deadline` (a check cut short finds no VCF).
+pub fn confirm(
+    board: &Board,
+    rule: Rule,
+    best: Pos,
+    roots: &[Pos],
+    limits: VcfLimits,
+    deadline: Option<Instant>,
+) -> Pos {
     let them = board.side_to_move().opponent();
-    let mut prover = VcfProver::new();
+    let mut prover = VcfProver::with_deadline(deadline);
     let mut b = board.clone();
     let mut budget = limits.max_nodes;
     let mut loses = |p: Pos, share: u64| {
         let max_nodes = share.min(budget);
-        if max_nodes == 0 {
+        if max_nodes == 0 || deadline.is_some_and(|d| Instant::now() >= d) {
             return false;
         }
         b.make(p);

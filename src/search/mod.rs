@@ -24,7 +24,7 @@ pub mod tt;
 use crate::eval::{EvalBoard, EvalSet};
 use crate::rules::{self, tables, Board};
 use crate::score::{mate_in, mated_in};
-use crate::threat::vcf::{self, VcfLimits};
+use crate::threat::vcf::{self, VcfLimits, VcfProver};
 use crate::types::{Pos, Rule};
 pub use alphabeta::RootEvent;
 use alphabeta::{Iteration, Shared, Worker};
@@ -32,6 +32,7 @@ use movegen::{Hints, NodeKind};
 use params::MAX_DEPTH;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
 use time::{Clock, TimeControl};
 use tt::Tt;
 
@@ -166,6 +167,15 @@ pub const VCF_NODES_PER_MS: u64 = 100;
 pub const VCF_DEFENCE_DIVISOR: u64 = 16;
 /// The least node budget of one refutation check.
 pub const VCF_DEFENCE_MIN_NODES: u64 = 1_000;
+
+/// Share of the move's maximum after which the root's own VCF search gives up: the VCF
+/// checks before the search are bounded by nodes, and a node costs 10-20 times more under
+/// caro than under the other rules (a 200 ms turn took 550 ms in the soak before this).
+pub const ROOT_VCF_SHARE: f64 = 0.15;
+
+/// Share of the move's maximum after which the check of the opponent's VCF and of our
+/// defences against it gives up (an unchecked move counts as a defence).
+pub const ROOT_DEFENCES_SHARE: f64 = 0.35;
 
 /// Share of the move's maximum kept for the last check of a VCF defence
 /// (`defence::confirm`) after the search, when the root moves are defences.
@@ -303,8 +313,16 @@ impl Searcher {
             .time
             .map(|tc| tc.budget(board.width() * board.height() - board.stone_count()));
         let empties: Vec<Pos> = board.empty_points().collect();
-        self.root_moves(board, rule, limits, vcf_node_limit(budget), &empties)
-            .0
+        let deadline = Clock::start(budget).deadline(ROOT_DEFENCES_SHARE);
+        self.root_moves(
+            board,
+            rule,
+            limits,
+            vcf_node_limit(budget),
+            &empties,
+            deadline,
+        )
+        .0
     }
 
     /// [`Searcher::think`] with every kind of [`Progress`] passed to `on`.
@@ -373,7 +391,7 @@ impl Searcher {
         // A proven VCF (continuous fours to a five) is played at once. Its node limit follows
         // the time budget (fixed without one, so the bench stays deterministic).
         let vcf_nodes = vcf_node_limit(budget);
-        let vcf = vcf::solve(
+        let vcf = VcfProver::with_deadline(clock.deadline(ROOT_VCF_SHARE)).solve(
             board,
             rule,
             me,
@@ -389,8 +407,14 @@ impl Searcher {
         }
 
         // Step 2. Root moves.
-        let (roots, kind, eb, defending) =
-            self.root_moves(board, rule, limits, vcf_nodes, &empties);
+        let (roots, kind, eb, defending) = self.root_moves(
+            board,
+            rule,
+            limits,
+            vcf_nodes,
+            &empties,
+            clock.deadline(ROOT_DEFENCES_SHARE),
+        );
         let first = *roots.first()?;
         // A single root move needs no search, except in an analysis (some moves excluded),
         // where its line should carry a real score.
@@ -473,7 +497,7 @@ impl Searcher {
                 max_nodes: vcf_nodes,
                 ..VcfLimits::default()
             };
-            let checked = defence::confirm(board, rule, best, &roots, detect);
+            let checked = defence::confirm(board, rule, best, &roots, detect, clock.deadline(1.0));
             if checked != best {
                 best = checked;
                 pv = vec![checked];
@@ -500,6 +524,7 @@ impl Searcher {
         limits: &Limits,
         vcf_nodes: u64,
         empties: &[Pos],
+        deadline: Option<Instant>,
     ) -> (Vec<Pos>, NodeKind, EvalBoard, bool) {
         let me = board.side_to_move();
         let legal = |p: Pos| rules::is_legal(board, p, me, rule);
@@ -538,7 +563,7 @@ impl Searcher {
         };
         let mut defending = false;
         if let Some(defences) =
-            vcf::defences(board, rule, detect, per_move).filter(|d| !d.is_empty())
+            vcf::defences(board, rule, detect, per_move, deadline).filter(|d| !d.is_empty())
         {
             defending = true;
             let kept: Vec<Pos> = roots

@@ -137,6 +137,13 @@ impl Clock {
         }
     }
 
+    /// The instant `share` of the maximum after the start, for work that is bounded by nodes
+    /// but whose node cost varies (the root's VCF checks); `None` without a time limit.
+    pub fn deadline(&self, share: f64) -> Option<Instant> {
+        self.budget
+            .map(|b| self.start + b.maximum.mul_f64(share.clamp(0.0, 1.0)))
+    }
+
     /// Time since the start.
     #[inline]
     pub fn elapsed(&self) -> Duration {

@@ -44,6 +44,7 @@ use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
 use crate::rules::{zobrist, Board};
 use crate::types::{Color, Pos, Rule};
+use std::time::Instant;
 
 /// Limits for one VCF search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,16 +141,17 @@ pub fn prove(pos: &mut EvalBoard, attacker: Color, limits: VcfLimits) -> VcfResu
 /// Cost: at most [`DEFENCE_BUDGET`] times `detect.max_nodes` prover nodes in all. The moves
 /// most likely to refute are checked first: the points of the opponent's winning line, then
 /// our fours (counter-attacks), then the points next to the line, then the rest; a move still
-/// unchecked when the budget is spent counts as a defence.
+/// unchecked when the budget is spent or `deadline` has passed counts as a defence.
 pub fn defences(
     board: &Board,
     rule: Rule,
     detect: VcfLimits,
     per_move: VcfLimits,
+    deadline: Option<Instant>,
 ) -> Option<Vec<Pos>> {
     let us = board.side_to_move();
     let them = us.opponent();
-    let mut prover = VcfProver::new();
+    let mut prover = VcfProver::with_deadline(deadline);
     let mut pos = EvalBoard::new(board, rule);
     let first = prover.prove(&mut pos, them, detect);
     let VcfOutcome::Win(line) = first.outcome else {
@@ -177,7 +179,8 @@ pub fn defences(
     let mut budget = detect.max_nodes.saturating_mul(DEFENCE_BUDGET);
     let mut out = Vec::new();
     for (_, m) in moves {
-        if budget == 0 || pos.threat(m, us) == CellThreat::Five {
+        let late = deadline.is_some_and(|d| Instant::now() >= d);
+        if budget == 0 || late || pos.threat(m, us) == CellThreat::Five {
             out.push(m);
             continue;
         }
@@ -200,6 +203,9 @@ pub fn defences(
 /// Prover nodes [`defences`] may spend in all, as a multiple of its `detect` limit.
 pub const DEFENCE_BUDGET: u64 = 2;
 
+/// An exact call reads the clock for its deadline once every this many nodes.
+const DEADLINE_EVERY: u64 = 64;
+
 /// Entries kept in a [`VcfProver`]'s table before it is cleared.
 const TABLE_LIMIT: usize = 1 << 20;
 
@@ -213,12 +219,24 @@ pub struct VcfProver {
     rule: Option<Rule>,
     /// Move lists, one per four of the line, kept so that a call does not allocate.
     lists: Vec<Vec<(i32, Pos)>>,
+    /// Exact calls give up ([`VcfOutcome::Unknown`]) at this instant, whatever their node
+    /// limit: a prover node costs 10-20 times more under caro than under the other rules, so a
+    /// node limit alone does not bound a move's time.
+    deadline: Option<Instant>,
 }
 
 impl VcfProver {
     /// A prover with empty buffers.
     pub fn new() -> VcfProver {
         VcfProver::default()
+    }
+
+    /// A prover whose exact calls stop at `deadline` (none: only the node limits bound them).
+    pub fn with_deadline(deadline: Option<Instant>) -> VcfProver {
+        VcfProver {
+            deadline,
+            ..VcfProver::default()
+        }
     }
 
     /// As the free [`solve`]: the line of a win is replayed before it is reported.
@@ -258,6 +276,7 @@ impl VcfProver {
             attacker,
             nodes: 0,
             max_nodes: limits.max_nodes,
+            deadline: self.deadline,
             tt: &mut self.tt,
             lists: &mut self.lists,
             plies: 0,
@@ -292,6 +311,7 @@ impl VcfProver {
             attacker,
             nodes: 0,
             max_nodes: limits.max_nodes,
+            deadline: None,
             tt: &mut self.tt,
             lists: &mut self.lists,
             plies: 0,
@@ -327,6 +347,8 @@ struct Solver<'a, const LEAF: bool> {
     attacker: Color,
     nodes: u64,
     max_nodes: u64,
+    /// Exact calls: give up at this instant (checked every [`DEADLINE_EVERY`] nodes).
+    deadline: Option<Instant>,
     /// Attacker node hash -> fours within which there is no VCF (`EXACT`: none at all).
     /// Exact calls only.
     tt: &'a mut Table<u32>,
@@ -418,6 +440,11 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
         } else {
             self.nodes += 1;
             if self.nodes > self.max_nodes {
+                return Err(Abort);
+            }
+            if self.nodes.is_multiple_of(DEADLINE_EVERY)
+                && self.deadline.is_some_and(|d| Instant::now() >= d)
+            {
                 return Err(Abort);
             }
             if let Some(&d) = self.tt.get(&hash) {
@@ -673,6 +700,33 @@ mod tests {
     }
 
     #[test]
+    fn a_passed_deadline_stops_an_exact_call() {
+        // A caro position from the soak (rule 9) whose VCF takes about a thousand nodes.
+        let moves = "m4o4o7k5i5j7j6l8g7l6h6j4m7m5f6k7i9h8j8g6f7n4o3f4g5i3h2k10";
+        let mut b = Board::square(15).unwrap();
+        for p in crate::notation::parse_moves(moves).unwrap() {
+            b.make(p);
+        }
+        let me = b.side_to_move();
+        let limits = VcfLimits::default();
+        let free = VcfProver::new().solve(&b, Rule::CaroExact, me, limits);
+        assert!(matches!(free.outcome, VcfOutcome::Win(_)), "{free:?}");
+        assert!(free.nodes > DEADLINE_EVERY, "{free:?}");
+        let late =
+            VcfProver::with_deadline(Some(Instant::now())).solve(&b, Rule::CaroExact, me, limits);
+        assert_eq!(late.outcome, VcfOutcome::Unknown);
+        assert!(late.nodes <= DEADLINE_EVERY, "{late:?}");
+        // The root's defence check: past its deadline every move counts as a defence.
+        let mut them = b.clone();
+        them.set_side_to_move(me.opponent());
+        let all = defences(&them, Rule::CaroExact, limits, limits, Some(Instant::now()));
+        assert_eq!(
+            all, None,
+            "the detection itself gives up, so no VCF is reported"
+        );
+    }
+
+    #[test]
     fn existing_five_point_wins_at_once() {
         let b = board("h8 i8 j8 k8", "g8 a1 a2");
         let r = solve(&b, Rule::Freestyle, Color::Black, VcfLimits::default());
@@ -686,7 +740,7 @@ mod tests {
         let mut b = board("h8 i8 j8", "a1 c3");
         b.set_side_to_move(Color::White);
         let limits = VcfLimits::default();
-        let d = defences(&b, Rule::Freestyle, limits, limits).expect("black has a VCF");
+        let d = defences(&b, Rule::Freestyle, limits, limits, None).expect("black has a VCF");
         // Against fours only, just the two ends stop it (f8 still allows k8, an open four).
         assert_eq!(d, vec![parse_pos("g8").unwrap(), parse_pos("k8").unwrap()]);
         // Every listed move leaves black without a VCF.
@@ -698,7 +752,10 @@ mod tests {
         }
         // With nothing to fear there is no restriction.
         let quiet = board("h8", "a1");
-        assert_eq!(defences(&quiet, Rule::Freestyle, limits, limits), None);
+        assert_eq!(
+            defences(&quiet, Rule::Freestyle, limits, limits, None),
+            None
+        );
     }
 
     #[test]
