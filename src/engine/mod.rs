@@ -31,7 +31,7 @@ use crate::rules::{self, tables, Board, BoardError};
 use crate::search::{self, time::TimeControl, Limits, Progress, Searcher};
 use crate::types::{Color, Pos, Rule};
 use opening::{Decision, OpeningGame, Step};
-use report::{to_line, to_report};
+use report::to_line;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -271,7 +271,7 @@ impl Engine {
         let b = self.board.clone().ok_or(EngineError::NoGame)?;
         let result = self
             .searcher()
-            .think(&b, rule, &limits, stop, &mut |r| report(&to_report(r)));
+            .think(&b, rule, &limits, stop, &mut |r| report(r));
         result.map(|r| r.best).ok_or(EngineError::NoMove)
     }
 
@@ -299,7 +299,7 @@ impl Engine {
         let results =
             self.searcher()
                 .think_nbest(&b, rule, &limits, n, stop, &mut |i, p| match p {
-                    Progress::Iteration(r) => on(i, ThinkEvent::Iteration(&to_report(r))),
+                    Progress::Iteration(r) => on(i, ThinkEvent::Iteration(r)),
                     Progress::Root(r) => on(i, ThinkEvent::Root(r)),
                     Progress::Line(r) => {
                         on(i, ThinkEvent::Line(&to_line(r)));

@@ -1,26 +1,13 @@
-//! What the engine reports of a search: the iterations ([`ThinkReport`]), the finished lines
-//! of an analysis ([`Line`]) and the events an analysis sees ([`ThinkEvent`]), in the
-//! engine's own types, so that the protocol reads no search type but the root events.
+//! What the engine reports of a search: the iterations ([`ThinkReport`], the search's report
+//! re-exported), the finished lines of an analysis ([`Line`]) and the events an analysis sees
+//! ([`ThinkEvent`]), so that the protocol names no search path.
 
 use crate::search::{self, RootReport};
 use crate::types::Pos;
 
-/// Progress of a search, reported once per completed iteration.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ThinkReport {
-    /// Completed depth.
-    pub depth: u32,
-    /// The deepest ply a node of the iteration's search reached (quiescence included).
-    pub seldepth: u32,
-    /// Score from the side to move's view (centipawn-like units).
-    pub score: i32,
-    /// Nodes searched so far.
-    pub nodes: u64,
-    /// Milliseconds since the search started.
-    pub time_ms: u64,
-    /// Principal variation.
-    pub pv: Vec<Pos>,
-}
+/// Progress of a search, reported once per completed iteration: the search's own report
+/// (the engine passes it on unchanged, so it is not copied into a twin type).
+pub use crate::search::Report as ThinkReport;
 
 /// One line of a multi-move analysis ([`super::Engine::think_nbest`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,17 +38,6 @@ pub enum ThinkEvent<'a> {
     Root(&'a RootReport),
     /// The line is finished.
     Line(&'a Line),
-}
-
-pub(super) fn to_report(r: &search::Report) -> ThinkReport {
-    ThinkReport {
-        depth: r.depth,
-        seldepth: r.seldepth,
-        score: r.score,
-        nodes: r.nodes,
-        time_ms: r.time_ms,
-        pv: r.pv.clone(),
-    }
 }
 
 pub(super) fn to_line(r: &search::SearchResult) -> Line {
