@@ -169,8 +169,9 @@ pub const VCF_DEFENCE_DIVISOR: u64 = 16;
 pub const VCF_DEFENCE_MIN_NODES: u64 = 1_000;
 
 /// Share of the move's maximum after which the root's own VCF search gives up: the VCF
-/// checks before the search are bounded by nodes, and a node costs 10-20 times more under
-/// caro than under the other rules (a 200 ms turn took 550 ms in the soak before this).
+/// checks before the search are bounded by nodes, and a node's cost varies (under caro it
+/// was 10-20 times the other rules' until the defence and line checks were narrowed; a
+/// 200 ms turn took 550 ms in the soak before this deadline).
 pub const ROOT_VCF_SHARE: f64 = 0.15;
 
 /// Share of the move's maximum after which the check of the opponent's VCF and of our

@@ -220,8 +220,9 @@ pub struct VcfProver {
     /// Move lists, one per four of the line, kept so that a call does not allocate.
     lists: Vec<Vec<(i32, Pos)>>,
     /// Exact calls give up ([`VcfOutcome::Unknown`]) at this instant, whatever their node
-    /// limit: a prover node costs 10-20 times more under caro than under the other rules, so a
-    /// node limit alone does not bound a move's time.
+    /// limit: a node's cost varies (under caro it was 10-20 times the other rules' until the
+    /// defence and line checks stopped trying every point), so a node limit alone does not
+    /// bound a move's time.
     deadline: Option<Instant>,
 }
 
