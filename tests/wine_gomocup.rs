@@ -10,7 +10,9 @@
 //!   `target/wine-run/<session>/cwd`; after the session both must hold exactly what they held
 //!   before (the engine writes no files next to itself or in the manager's folder).
 //! - Wine runs with `WINEDEBUG=-all` in the private prefix `target/wine-prefix`, which
-//!   `scripts/ci-setup-windows.sh` creates with the test-only `bcryptprimitives.dll` stub.
+//!   `scripts/ci-setup-windows.sh` creates as a fresh Wine makes it: the exe must run with no
+//!   extra DLL, so a prefix holding a `bcryptprimitives.dll` (the `ProcessPrng` stub that older
+//!   exes needed under Debian's Wine 8, which has no such DLL) fails the test.
 //! - Expected answers come from the library (`lianzhu::rules`), never from hard-coded moves:
 //!   every move must be on the board and on an empty point, and forbidden points must equal
 //!   `forbidden_points` of the same position.
@@ -79,11 +81,12 @@ fn wine_setup(test: &str) -> Option<WineSetup> {
     let root = manifest_dir();
     let exe = root.join("dist/pbrain-lianzhu64.exe");
     let prefix = root.join("target/wine-prefix");
-    let stub = prefix.join("drive_c/windows/system32/bcryptprimitives.dll");
+    let system32 = prefix.join("drive_c/windows/system32");
+    let stub = system32.join("bcryptprimitives.dll");
     let problem = match find_in_path("wine") {
         None => Some("`wine` is not on PATH (run scripts/ci-setup-windows.sh)".to_string()),
-        Some(_) if !stub.is_file() => Some(format!(
-            "the Wine prefix {} has no bcryptprimitives.dll stub (run scripts/ci-setup-windows.sh)",
+        Some(_) if !prefix.join("system.reg").is_file() || !system32.is_dir() => Some(format!(
+            "the Wine prefix {} is not made (run scripts/ci-setup-windows.sh)",
             prefix.display()
         )),
         Some(_) if !exe.is_file() => Some(format!(
@@ -99,6 +102,12 @@ fn wine_setup(test: &str) -> Option<WineSetup> {
         notice(&format!("SKIPPED wine_gomocup::{test}: {problem}"));
         return None;
     }
+    assert!(
+        !stub.exists(),
+        "wine_gomocup::{test}: {} holds a bcryptprimitives.dll; the exe must run without a stub \
+         (run scripts/ci-setup-windows.sh, which makes the prefix again)",
+        prefix.display()
+    );
     warn_if_stale(&exe, &root.join("src"));
     Some(WineSetup {
         wine: find_in_path("wine").expect("checked above"),
@@ -158,7 +167,7 @@ impl Brain {
             .env("WINEPREFIX", &setup.prefix)
             .env("WINEARCH", "win64")
             .env("WINEDEBUG", "-all")
-            .env("WINEDLLOVERRIDES", "mscoree,mshtml=;bcryptprimitives=n")
+            .env("WINEDLLOVERRIDES", "mscoree,mshtml=")
             .env_remove("DISPLAY")
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
