@@ -6,7 +6,7 @@
 mod common;
 
 use common::{Rng, RULES};
-use lianzhu::engine::Engine;
+use lianzhu::engine::{Engine, Request};
 use lianzhu::rules::{self, Board};
 use lianzhu::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
@@ -97,8 +97,10 @@ fn play_game(rule: Rule, (w, h): (usize, usize), seed: u64) -> usize {
         };
         let p = if engine_moves {
             let p = engine
-                .think(&stop, &mut |_| {})
-                .unwrap_or_else(|e| panic!("{label}: no move: {e}"));
+                .run(Request::Move, &stop, &mut |_, _| {})
+                .unwrap_or_else(|e| panic!("{label}: no move: {e}"))
+                .best()
+                .unwrap_or_else(|| panic!("{label}: an answer without a move"));
             check_reply(engine.board().unwrap(), rule, p, &label);
             p
         } else {

@@ -1,7 +1,7 @@
 //! The search at the root refutes the opponent's VCF: with the defender of a VCF puzzle to
 //! move, the engine's reply must leave the attacker without a VCF whenever some reply does.
 
-use lianzhu::engine::Engine;
+use lianzhu::engine::{Engine, Request};
 use lianzhu::notation::parse_pos;
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
 use lianzhu::types::{Color, Pos, Rule};
@@ -89,7 +89,8 @@ fn root_move_refutes_the_opponents_vcf_when_it_can() {
         }
         let stop = AtomicBool::new(false);
         let asked = Instant::now();
-        let reply = engine.choose(&stop, &mut |_| {}).unwrap();
+        let answer = engine.run(Request::Move, &stop, &mut |_, _| {}).unwrap();
+        let reply = answer.best().unwrap();
         slowest = slowest.max((asked.elapsed(), i));
         checked += 1;
         let mut after = board.clone();

@@ -1,147 +1,49 @@
-//! A built-in sparring brain: `lianzhu-match --sparring` speaks the Gomocup protocol on
-//! stdin/stdout and plays [`crate::engine::Engine`]'s current move chooser at once.
+//! A built-in sparring brain: `lianzhu-match --sparring` runs the real protocol loop
+//! ([`crate::protocol::run`]) on stdin/stdout with an engine held to [`SPARRING_NODES`] nodes a
+//! move, whatever time the manager gives.
 //!
 //! It exists so the runner can be checked end to end (full games under every rule, openings,
-//! keep-alive) without any other engine, and as a weak, fast opponent for smoke runs. It is
-//! not the real brain (`pbrain-lianzhu`): it answers only what a match needs (START, RESTART,
-//! INFO rule, BEGIN, TURN, BOARD, ABOUT, END) and writes to the writer it is given.
-//!
-//! Invariant: exactly one reply line per command that needs one, none for INFO and END.
+//! keep-alive) without any other engine, and as a weak, fast opponent for smoke runs. Since it
+//! is the real protocol and the real engine, it answers every command `pbrain-lianzhu` answers,
+//! the same way; only the node limit differs (a manager's `INFO max_node` would replace it).
 
 use crate::engine::Engine;
-use crate::types::{Color, Pos, Rule};
-use std::io::{self, BufRead, Write};
-use std::sync::atomic::AtomicBool;
+use crate::protocol;
 
-fn reply(out: &mut dyn Write, line: &str) -> io::Result<()> {
-    writeln!(out, "{line}")?;
-    out.flush()
-}
+/// Nodes a move: a few milliseconds of search.
+pub const SPARRING_NODES: u64 = 2_000;
 
-/// Chooses, plays and formats a move, or an `ERROR` line.
-fn move_line(engine: &mut Engine) -> String {
-    let stop = AtomicBool::new(false);
-    match engine.think(&stop, &mut |_| {}) {
-        Ok(p) => match engine.play(p) {
-            Ok(()) => format!("{},{}", p.x(), p.y()),
-            Err(e) => format!("ERROR {e}"),
-        },
-        Err(e) => format!("ERROR {e}"),
-    }
-}
-
-fn parse_xy(text: &str) -> Option<(i64, i64)> {
-    let (a, b) = text.trim().split_once(',')?;
-    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
-}
-
-/// Serves one manager until `END` or end of input.
-pub fn serve(input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
+/// The sparring brain's engine: the real one with [`SPARRING_NODES`] as its node limit.
+pub fn engine() -> Engine {
     let mut engine = Engine::new();
-    // Move "as fast as possible" (timeout_turn 0: a few ms of search): a fast sparring partner.
-    engine.options.timeout_turn_ms = 0;
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
-            return Ok(());
-        }
-        let cmd = line.trim();
-        let upper = cmd.to_ascii_uppercase();
-        let (word, rest) = upper.split_once(' ').unwrap_or((&upper, ""));
-        match word {
-            "START" => match rest.trim().parse::<usize>() {
-                Ok(n) => match engine.start(n, n) {
-                    Ok(()) => reply(out, "OK")?,
-                    Err(e) => reply(out, &format!("ERROR {e}"))?,
-                },
-                Err(_) => reply(out, "ERROR bad START parameter")?,
-            },
-            "RESTART" => match engine.restart() {
-                Ok(()) => reply(out, "OK")?,
-                Err(e) => reply(out, &format!("ERROR {e}"))?,
-            },
-            "INFO" => {
-                if let Some(v) = rest.strip_prefix("RULE ") {
-                    if let Some(rule) = v.trim().parse().ok().and_then(Rule::from_gomocup) {
-                        engine.options.rule = rule;
-                    }
-                }
-            }
-            "BEGIN" => reply(out, &move_line(&mut engine))?,
-            "TURN" => {
-                let played = parse_xy(rest)
-                    .ok_or_else(|| "bad coordinates".to_string())
-                    .and_then(|(x, y)| engine.pos(x, y).map_err(|e| e.to_string()))
-                    .and_then(|p| engine.play(p).map_err(|e| e.to_string()));
-                match played {
-                    Ok(()) => reply(out, &move_line(&mut engine))?,
-                    Err(e) => reply(out, &format!("ERROR {e}"))?,
-                }
-            }
-            "BOARD" => {
-                let mut stones: Vec<(Pos, u8)> = Vec::new();
-                let mut bad = None;
-                loop {
-                    line.clear();
-                    if input.read_line(&mut line)? == 0 {
-                        return Ok(());
-                    }
-                    let row = line.trim();
-                    if row.eq_ignore_ascii_case("DONE") {
-                        break;
-                    }
-                    let fields: Vec<i64> = row
-                        .split(',')
-                        .filter_map(|t| t.trim().parse().ok())
-                        .collect();
-                    match fields[..] {
-                        [x, y, f] => match engine.pos(x, y) {
-                            Ok(p) => stones.push((p, f as u8)),
-                            Err(e) => bad = Some(e.to_string()),
-                        },
-                        _ => bad = Some(format!("bad BOARD line '{row}'")),
-                    }
-                }
-                // Field 1 marks the side to move; stones alternate from black.
-                let me = if stones.len().is_multiple_of(2) {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                let placed: Vec<(Pos, Color)> = stones
-                    .iter()
-                    .map(|&(p, f)| (p, if f == 1 { me } else { me.opponent() }))
-                    .collect();
-                let result = match bad {
-                    Some(e) => Err(e),
-                    None => engine.set_position(&placed, me).map_err(|e| e.to_string()),
-                };
-                match result {
-                    Ok(()) => reply(out, &move_line(&mut engine))?,
-                    Err(e) => reply(out, &format!("ERROR {e}"))?,
-                }
-            }
-            "ABOUT" => reply(out, "name=\"lianzhu-sparring\", version=\"0.1\"")?,
-            "END" => return Ok(()),
-            "" => {}
-            _ => reply(out, &format!("UNKNOWN {cmd}"))?,
-        }
-    }
+    engine.options.max_nodes = SPARRING_NODES;
+    engine
+}
+
+/// Serves one manager on stdin/stdout until `END` or end of input.
+pub fn serve() {
+    protocol::run(engine());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Cursor;
 
+    /// The protocol lines of a session, without `MESSAGE` lines.
     fn session(input: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        serve(&mut input.as_bytes(), &mut out).unwrap();
+        let out = protocol::run_with(Cursor::new(input.as_bytes().to_vec()), Vec::new(), engine());
         String::from_utf8(out)
             .unwrap()
             .lines()
+            .filter(|l| !l.starts_with("MESSAGE"))
             .map(str::to_string)
             .collect()
+    }
+
+    fn parse_xy(text: &str) -> Option<(i64, i64)> {
+        let (a, b) = text.split_once(',')?;
+        Some((a.parse().ok()?, b.parse().ok()?))
     }
 
     #[test]
@@ -163,8 +65,8 @@ mod tests {
         assert_eq!(session(input), ["OK", "4,3"]);
         let lines = session("START 15\nTURN 99,1\nSTART 2\nFOO\n");
         assert_eq!(lines[0], "OK");
-        assert!(lines[1].starts_with("ERROR"));
-        assert!(lines[2].starts_with("ERROR"));
-        assert!(lines[3].starts_with("UNKNOWN"));
+        assert!(lines[1].starts_with("ERROR"), "{lines:?}");
+        assert!(lines[2].starts_with("ERROR"), "{lines:?}");
+        assert!(lines[3].starts_with("UNKNOWN"), "{lines:?}");
     }
 }

@@ -19,15 +19,12 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     env_logger::init();
+    if std::env::args().nth(1).as_deref() == Some("--sparring") {
+        sparring::serve();
+        return ExitCode::SUCCESS;
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    if std::env::args().nth(1).as_deref() == Some("--sparring") {
-        let stdin = std::io::stdin();
-        return match sparring::serve(&mut stdin.lock(), &mut out) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(_) => ExitCode::FAILURE,
-        };
-    }
     let argv: Vec<String> = std::env::args().collect();
     if argv.get(1).map(String::as_str) == Some("--summarize") {
         let (Some(file), Some(name)) = (argv.get(2), argv.get(3)) else {

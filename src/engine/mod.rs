@@ -2,14 +2,16 @@
 //! protocol talks only to this folder; the search never sees protocol text.
 //!
 //! - This file, the facade [`Engine`]: owns the game (board and rule), the options set by the
-//!   manager ([`Options`], `options.rs`), and chooses moves. [`Engine::think`] runs the
-//!   alpha-beta search ([`crate::search::Searcher`], whose transposition table lives here
-//!   across the moves of a game, sized from `hash_size` and `max_memory`) and reports in the
-//!   engine's own types ([`ThinkReport`], [`Line`], `report.rs`). [`simple_move`]
+//!   manager ([`Options`], `options.rs`), and has one front door, [`Engine::run`]: every
+//!   kind of request ([`Request`]: a move, the n best moves, the defences, pondering, a Swap2
+//!   or renju opening decision) goes through it, with one answer type ([`Answer`]), one
+//!   progress event type ([`ThinkEvent`], `report.rs`) and one error type ([`EngineError`]).
+//!   The searches run on [`crate::search::Searcher`], whose transposition table lives here
+//!   across the moves of a game, sized from `hash_size` and `max_memory`. [`simple_move`]
 //!   (`simple_move.rs`), the simple mover of the rules/protocol milestone, stays as the
-//!   fallback: [`Engine::choose`] wraps `think` so that the protocol's reply is always legal.
-//! - [`swap2`]: the Swap2 decisions ([`Engine::swap2`]).
-//! - [`opening`]: the decisions in renju's opening protocols ([`Engine::opening`]).
+//!   fallback that keeps the answer's first move legal.
+//! - [`swap2`]: the Swap2 decisions ([`Request::Swap2`]).
+//! - [`opening`]: the decisions in renju's opening protocols ([`Request::Opening`]).
 //!
 //! The decisions are pure APIs on a [`Searcher`]: no protocol text in, none out.
 
@@ -35,7 +37,9 @@ use report::to_line;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-use swap2::Swap2Answer;
+use swap2::{Swap2Answer, Swap2Error};
+
+pub use crate::rules::opening::game::OpeningError;
 
 /// Why a game command could not be carried out. The game state is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,6 +52,10 @@ pub enum EngineError {
     NoMove,
     /// TAKEBACK named a point that is not the last stone played.
     NotLastMove,
+    /// A Swap2 decision could not be made for these stones.
+    Swap2(Swap2Error),
+    /// The renju opening decision broke the opening's rules (e.g. asked out of order).
+    Opening(OpeningError),
 }
 
 impl fmt::Display for EngineError {
@@ -57,6 +65,8 @@ impl fmt::Display for EngineError {
             EngineError::Board(e) => e.fmt(f),
             EngineError::NoMove => f.write_str("no move possible: the board is full"),
             EngineError::NotLastMove => f.write_str("that point is not the last stone played"),
+            EngineError::Swap2(e) => e.fmt(f),
+            EngineError::Opening(e) => e.fmt(f),
         }
     }
 }
@@ -66,6 +76,53 @@ impl std::error::Error for EngineError {}
 impl From<BoardError> for EngineError {
     fn from(e: BoardError) -> Self {
         EngineError::Board(e)
+    }
+}
+
+/// What the engine is asked to do ([`Engine::run`]), on the current game.
+#[derive(Clone, Copy, Debug)]
+pub enum Request<'a> {
+    /// The move to play: one line (`BEGIN`, `TURN`, `BOARD`).
+    Move,
+    /// The `n` best moves, best first (`YXNBEST`, `analyze --multipv`).
+    Best(usize),
+    /// One line per answer the search would consider (`YXSEARCHDEFEND`).
+    Defend,
+    /// Think on the opponent's time until stopped; answers nothing.
+    Ponder,
+    /// The Swap2 decision for these stones (0, 3 or 5, black first) on the current board
+    /// size, rule and clock ([`swap2::answer`]).
+    Swap2(&'a [Pos]),
+    /// The decision in a renju opening protocol at a step ([`opening::decide_step`]).
+    Opening(&'a OpeningGame, Step),
+}
+
+/// What [`Engine::run`] gives back, by request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// For `Move`, `Best` and `Defend`: the lines, best first, at least one; the first
+    /// line's move is legal for the side to move.
+    Lines(Vec<Line>),
+    /// For `Ponder`.
+    Pondered,
+    /// For `Swap2`.
+    Swap2(Swap2Answer),
+    /// For `Opening`.
+    Opening(Decision),
+}
+
+impl Answer {
+    /// The lines of a search request (empty for the other answers).
+    pub fn lines(&self) -> &[Line] {
+        match self {
+            Answer::Lines(l) => l,
+            _ => &[],
+        }
+    }
+
+    /// The move to play: the first line's move, if this answer has lines.
+    pub fn best(&self) -> Option<Pos> {
+        self.lines().first().map(|l| l.mv)
     }
 }
 
@@ -183,6 +240,22 @@ impl Engine {
         Ok(())
     }
 
+    /// Replaces the position by `board` (its stones, their order and the side to move). A
+    /// board of another size than the game's (or with no game yet) starts a game of its size
+    /// first, as `START` would.
+    pub fn set_board(&mut self, board: Board) -> Result<(), EngineError> {
+        let (width, height) = (board.width(), board.height());
+        let same_size = self
+            .board
+            .as_ref()
+            .is_some_and(|b| (b.width(), b.height()) == (width, height));
+        if !same_size {
+            self.start(width, height)?;
+        }
+        self.board = Some(board);
+        Ok(())
+    }
+
     /// Black's forbidden points in the current position (empty unless the rule is renju).
     pub fn forbidden_points(&self) -> Vec<Pos> {
         match (&self.board, self.options.rule) {
@@ -197,7 +270,7 @@ impl Engine {
     /// The limits of one search from the options, with the blocked moves excluded.
     fn limits(&self) -> Limits {
         Limits {
-            time: Some(TimeControl {
+            time: (!self.options.untimed).then_some(TimeControl {
                 turn_ms: self.options.timeout_turn_ms,
                 match_ms: self.options.timeout_match_ms,
                 time_left_ms: self.options.time_left_ms,
@@ -213,39 +286,6 @@ impl Engine {
         }
     }
 
-    /// The Swap2 decision for `stones` (0, 3 or 5, black first) on the current board size
-    /// under the current rule and clock ([`swap2::answer`]); the game is not changed
-    /// (the manager sends the opening with `BOARD` afterwards).
-    pub fn swap2(&mut self, stones: &[Pos], stop: &AtomicBool) -> Result<Swap2Answer, String> {
-        let b = self
-            .board
-            .as_ref()
-            .ok_or(EngineError::NoGame)
-            .map_err(|e| e.to_string())?;
-        let (width, height, rule) = (b.width(), b.height(), self.options.rule);
-        let limits = Limits {
-            exclude: Vec::new(),
-            ..self.limits()
-        };
-        swap2::answer(self.searcher(), width, height, stones, rule, &limits, stop)
-            .map_err(|e| e.to_string())
-    }
-
-    /// The renju opening decision ([`opening::decide_step`]) for `game` at `step`, within
-    /// the move's time; neither the game nor our board is changed.
-    pub fn opening(
-        &mut self,
-        game: &OpeningGame,
-        step: Step,
-        stop: &AtomicBool,
-    ) -> Result<Decision, String> {
-        let limits = Limits {
-            exclude: Vec::new(),
-            ..self.limits()
-        };
-        opening::decide_step(self.searcher(), game, step, &limits, stop).map_err(|e| e.to_string())
-    }
-
     /// The searcher, sized for the current options.
     fn searcher(&mut self) -> &mut Searcher {
         let bytes = search::tt_bytes(self.options.hash_kb, self.options.max_memory);
@@ -259,65 +299,130 @@ impl Engine {
         searcher
     }
 
-    /// Chooses a move for the side to move without playing it. `stop` may be set from another
-    /// thread to ask for the best move found so far; `report` receives progress.
-    pub fn think(
+    /// The one front door of the engine: carries out `request` on the current game within the
+    /// options' limits, without changing the game. `stop` may be set from another thread: a
+    /// search then ends with the best it has (a pondering search ends, nothing else is
+    /// started). `on` sees a search's progress with the index of its line: every completed
+    /// iteration, every root move, every finished line (the Swap2 and opening decisions run
+    /// several searches of their own and report none of them).
+    ///
+    /// - [`Request::Move`] and [`Request::Best`] give [`Answer::Lines`]: the best moves, best
+    ///   first, each a different legal root move that is not blocked (unless every legal move
+    ///   is); `Move` is `Best(1)`. The time and node limits are shared between the lines; a
+    ///   line that ends after the whole turn's time raises `stop` itself, so the analysis
+    ///   answers within the turn even when its lines overrun their shares. A move that the
+    ///   search got wrong (not legal) is dropped and, if none is left, the simple mover's
+    ///   choice stands, so the first line is always a legal move.
+    /// - [`Request::Defend`]: `Best` with one line per root move the search would consider
+    ///   ([`Engine::line_count`]).
+    /// - [`Request::Ponder`] gives [`Answer::Pondered`]: a search without a time limit until
+    ///   `stop`, keeping only what the transposition table learns (nothing when the board is
+    ///   full or the last move made five).
+    /// - [`Request::Swap2`] and [`Request::Opening`] give their decisions.
+    pub fn run(
         &mut self,
+        request: Request<'_>,
         stop: &AtomicBool,
-        report: &mut dyn FnMut(&ThinkReport),
-    ) -> Result<Pos, EngineError> {
-        let rule = self.options.rule;
-        let limits = self.limits();
-        let b = self.board.clone().ok_or(EngineError::NoGame)?;
-        let result = self
-            .searcher()
-            .think(&b, rule, &limits, stop, &mut |r| report(r));
-        result.map(|r| r.best).ok_or(EngineError::NoMove)
+        on: &mut dyn FnMut(usize, ThinkEvent<'_>),
+    ) -> Result<Answer, EngineError> {
+        // The opening decision needs no game: the opening game it is given is its board.
+        let board = match request {
+            Request::Opening(..) => None,
+            _ => Some(self.board.clone().ok_or(EngineError::NoGame)?),
+        };
+        match (request, board) {
+            (Request::Move | Request::Best(_) | Request::Defend, Some(board)) => {
+                let n = self.line_count(&request)?;
+                self.best_lines(&board, n, stop, on).map(Answer::Lines)
+            }
+            (Request::Ponder, Some(board)) => {
+                self.ponder(&board, stop);
+                Ok(Answer::Pondered)
+            }
+            (Request::Swap2(stones), Some(board)) => {
+                let (width, height, rule) = (board.width(), board.height(), self.options.rule);
+                let limits = Limits {
+                    exclude: Vec::new(),
+                    ..self.limits()
+                };
+                swap2::answer(self.searcher(), width, height, stones, rule, &limits, stop)
+                    .map(Answer::Swap2)
+                    .map_err(EngineError::Swap2)
+            }
+            (Request::Opening(game, step), _) => {
+                let limits = Limits {
+                    exclude: Vec::new(),
+                    ..self.limits()
+                };
+                opening::decide_step(self.searcher(), game, step, &limits, stop)
+                    .map(Answer::Opening)
+                    .map_err(EngineError::Opening)
+            }
+            (_, None) => Err(EngineError::NoGame),
+        }
     }
 
-    /// The `n` best moves for the side to move, best first, without playing any: every line
-    /// has a different legal root move, none of them blocked (unless every legal move is),
-    /// and the first is the move [`Engine::think`] would choose. The options' time and node
-    /// limits are shared between the lines; `stop` ends the analysis after the current line
-    /// (at least one line comes back). A line that ends after the whole turn's time is used up
-    /// raises `stop` itself, so the lines left are skipped: the analysis answers within the
-    /// turn even when its lines overrun their shares. `on` sees progress with the index of
-    /// the line. See [`Searcher::think_nbest`].
-    pub fn think_nbest(
+    /// How many lines [`Engine::run`] gives for a search request: 1 for a move; for `Best(n)`,
+    /// `n` but no more than the legal moves that are not blocked (at least 1); for `Defend`,
+    /// the root moves the search would consider (only the answers to the opponent's threat
+    /// when there is one), at most [`search::DEFEND_MAX_LINES`], at least 1. Other requests
+    /// give no lines (0).
+    pub fn line_count(&mut self, request: &Request<'_>) -> Result<usize, EngineError> {
+        let b = self.board.clone().ok_or(EngineError::NoGame)?;
+        Ok(match request {
+            Request::Move => 1,
+            Request::Best(n) => {
+                let legal = b
+                    .empty_points()
+                    .filter(|&p| self.is_legal_move(p) && !self.blocked.contains(&p))
+                    .count();
+                (*n).clamp(1, legal.max(1))
+            }
+            Request::Defend => {
+                let (rule, limits) = (self.options.rule, self.limits());
+                let n = self.searcher().root_candidates(&b, rule, &limits).len();
+                n.clamp(1, search::DEFEND_MAX_LINES)
+            }
+            Request::Ponder | Request::Swap2(_) | Request::Opening(..) => 0,
+        })
+    }
+
+    /// The `n` best lines of `b` ([`Searcher::think_nbest`]), checked as [`Engine::run`] says.
+    fn best_lines(
         &mut self,
+        b: &Board,
         n: usize,
         stop: &AtomicBool,
         on: &mut dyn FnMut(usize, ThinkEvent<'_>),
     ) -> Result<Vec<Line>, EngineError> {
         let rule = self.options.rule;
         let limits = self.limits();
-        let b = self.board.clone().ok_or(EngineError::NoGame)?;
         let started = Instant::now();
         let turn = limits
             .time
             .map(|tc| tc.budget(b.width() * b.height() - b.stone_count()).maximum);
-        let results =
-            self.searcher()
-                .think_nbest(&b, rule, &limits, n, stop, &mut |i, p| match p {
-                    Progress::Iteration(r) => on(i, ThinkEvent::Iteration(r)),
-                    Progress::Root(r) => on(i, ThinkEvent::Root(r)),
-                    Progress::Line(r) => {
-                        on(i, ThinkEvent::Line(&to_line(r)));
-                        if turn.is_some_and(|t| started.elapsed() >= t) {
-                            stop.store(true, Ordering::SeqCst);
-                        }
+        let results = self
+            .searcher()
+            .think_nbest(b, rule, &limits, n, stop, &mut |i, p| match p {
+                Progress::Iteration(r) => on(i, ThinkEvent::Iteration(r)),
+                Progress::Root(r) => on(i, ThinkEvent::Root(r)),
+                Progress::Line(r) => {
+                    on(i, ThinkEvent::Line(&to_line(r)));
+                    if turn.is_some_and(|t| started.elapsed() >= t) {
+                        stop.store(true, Ordering::SeqCst);
                     }
-                });
+                }
+            });
         let mut lines: Vec<Line> = results
             .iter()
             .map(to_line)
             .filter(|l| self.is_legal_move(l.mv))
             .collect();
         if lines.len() < results.len() {
-            log::error!("think_nbest returned an illegal move; dropping it");
+            log::error!("the search returned an illegal move; dropping it");
         }
         if lines.is_empty() {
-            let p = simple_move(&b, rule).ok_or(EngineError::NoMove)?;
+            let p = simple_move(b, rule).ok_or(EngineError::NoMove)?;
             lines.push(Line {
                 mv: p,
                 score: 0,
@@ -331,35 +436,18 @@ impl Engine {
         Ok(lines)
     }
 
-    /// How many lines a defence analysis (`YXSEARCHDEFEND`) reports: the number of root moves
-    /// the search would consider (only the answers to the opponent's threat when there is
-    /// one), at most [`search::DEFEND_MAX_LINES`], at least 1.
-    pub fn defence_count(&mut self) -> Result<usize, EngineError> {
-        let rule = self.options.rule;
-        let limits = self.limits();
-        let b = self.board.clone().ok_or(EngineError::NoGame)?;
-        let n = self.searcher().root_candidates(&b, rule, &limits).len();
-        Ok(n.clamp(1, search::DEFEND_MAX_LINES))
-    }
-
-    /// Thinks on the opponent's time: searches the current position (the opponent to move,
-    /// after our reply) without a time limit until `stop` is set or the search ends, keeping
-    /// only what the transposition table learns. Nothing is reported. Does nothing when no
-    /// game is started, the board is full or the last move made five.
-    pub fn ponder(&mut self, stop: &AtomicBool) {
-        let rule = self.options.rule;
-        let Some(b) = self.board.clone() else {
-            return;
-        };
+    /// [`Request::Ponder`]: searches `b` without a time limit until `stop`.
+    fn ponder(&mut self, b: &Board, stop: &AtomicBool) {
         if b.is_full() || self.last_move_won() {
             return;
         }
+        let rule = self.options.rule;
         let limits = Limits {
             time: None,
             exclude: Vec::new(),
             ..self.limits()
         };
-        let _ = self.searcher().think(&b, rule, &limits, stop, &mut |_| {});
+        let _ = self.searcher().think(b, rule, &limits, stop, &mut |_| {});
     }
 
     /// True if the last stone played completed a winning line under the current rule.
@@ -428,22 +516,6 @@ impl Engine {
             b.check_empty(p).is_ok() && rules::is_legal(b, p, b.side_to_move(), self.options.rule)
         })
     }
-
-    /// [`Engine::think`], checked: a move that is not legal for the side to move (a search
-    /// bug) is replaced by the simple mover's choice, so the reply is always legal.
-    pub fn choose(
-        &mut self,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&ThinkReport),
-    ) -> Result<Pos, EngineError> {
-        let p = self.think(stop, report)?;
-        if self.is_legal_move(p) {
-            return Ok(p);
-        }
-        log::error!("think returned the illegal move {p:?}; using the simple mover");
-        let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
-        simple_move(b, self.options.rule).ok_or(EngineError::NoMove)
-    }
 }
 
 #[cfg(test)]
@@ -477,7 +549,8 @@ mod tests {
         // 31 ms: a maximum of 1 ms for the whole turn, far less than 10 searches take.
         e.options.timeout_turn_ms = 31;
         let stop = AtomicBool::new(false);
-        let lines = e.think_nbest(10, &stop, &mut |_, _| {}).unwrap();
+        let answer = e.run(Request::Best(10), &stop, &mut |_, _| {}).unwrap();
+        let lines = answer.lines();
         assert!(!lines.is_empty());
         let before_last: u64 = lines[..lines.len() - 1].iter().map(|l| l.time_ms).sum();
         assert!(
@@ -485,6 +558,42 @@ mod tests {
             "a line started {before_last} ms into a 1 ms turn: {:?}",
             lines.iter().map(|l| l.time_ms).collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn every_request_goes_through_run() {
+        let mut e = Engine::new();
+        let stop = AtomicBool::new(false);
+        let none = &mut |_: usize, _: ThinkEvent<'_>| {};
+        assert_eq!(e.run(Request::Move, &stop, none), Err(EngineError::NoGame));
+        e.start(15, 15).unwrap();
+        e.options.max_nodes = 2_000;
+        let one = [Pos::new(7, 7)];
+        assert_eq!(
+            e.run(Request::Swap2(&one), &stop, none),
+            Err(EngineError::Swap2(Swap2Error::StoneCount(1)))
+        );
+        e.block(&[Pos::new(0, 0), Pos::new(1, 1)]);
+        assert_eq!(e.line_count(&Request::Best(1_000)), Ok(223));
+        assert_eq!(e.line_count(&Request::Move), Ok(1));
+        let mut finished = Vec::new();
+        let answer = e
+            .run(Request::Best(3), &stop, &mut |i, ev| {
+                if let ThinkEvent::Line(l) = ev {
+                    finished.push((i, l.mv));
+                }
+            })
+            .unwrap();
+        let moves: Vec<Pos> = answer.lines().iter().map(|l| l.mv).collect();
+        assert_eq!(moves.len(), 3);
+        assert_eq!(answer.best(), Some(moves[0]));
+        assert_eq!(finished, vec![(0, moves[0]), (1, moves[1]), (2, moves[2])]);
+        for (i, &p) in moves.iter().enumerate() {
+            assert!(e.is_legal_move(p) && !e.blocked().contains(&p) && !moves[..i].contains(&p));
+        }
+        assert_eq!(e.board().unwrap().stone_count(), 0, "run does not play");
+        stop.store(true, Ordering::SeqCst);
+        assert_eq!(e.run(Request::Ponder, &stop, none), Ok(Answer::Pondered));
     }
 
     #[test]
@@ -525,9 +634,10 @@ mod tests {
         e.start(15, 15).unwrap();
         let stop = AtomicBool::new(false);
         let centre = Pos::new(7, 7);
-        assert_eq!(e.think(&stop, &mut |_| {}), Ok(centre));
+        let best = |e: &mut Engine| e.run(Request::Move, &stop, &mut |_, _| {}).unwrap().best();
+        assert_eq!(best(&mut e), Some(centre));
         e.block(&[centre]);
-        let p = e.think(&stop, &mut |_| {}).unwrap();
+        let p = best(&mut e).unwrap();
         assert_ne!(p, centre);
         assert!(e.is_legal_move(p));
     }

@@ -12,6 +12,9 @@ pub struct Options {
     pub timeout_match_ms: i64,
     /// Match time left in ms (may be negative; `i32::MAX` = unlimited).
     pub time_left_ms: i64,
+    /// Search without a time limit, whatever the three clock fields above say (the
+    /// command-line tools' `--nodes`); never set by a manager.
+    pub untimed: bool,
     /// Memory limit in bytes for the whole process; 0 = no limit.
     pub max_memory: u64,
     /// 0 human opponent, 1 brain, 2 tournament, 3 network tournament.
@@ -41,6 +44,7 @@ impl Default for Options {
             timeout_turn_ms: 5_000,
             timeout_match_ms: 0,
             time_left_ms: i32::MAX as i64,
+            untimed: false,
             max_memory: 0,
             game_type: 1,
             rule: Rule::Freestyle,

@@ -9,7 +9,7 @@ use crate::types::Pos;
 /// (the engine passes it on unchanged, so it is not copied into a twin type).
 pub use crate::search::Report as ThinkReport;
 
-/// One line of a multi-move analysis ([`super::Engine::think_nbest`]).
+/// One line of a multi-move analysis ([`super::Engine::run`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     /// The root move of this line (legal for the side to move).
@@ -29,7 +29,7 @@ pub struct Line {
     pub pv: Vec<Pos>,
 }
 
-/// What [`super::Engine::think_nbest`] reports while it runs, each with the index of the line.
+/// What [`super::Engine::run`] reports while it runs, each with the index of the line.
 #[derive(Clone, Copy, Debug)]
 pub enum ThinkEvent<'a> {
     /// A completed iteration of the line's search (every one).

@@ -34,7 +34,9 @@ pub mod command;
 pub mod output;
 mod yixin_opening;
 
-use crate::engine::{Engine, EngineError, Line, RootEvent, RootReport, ThinkEvent};
+use crate::engine::{
+    Answer, Engine, EngineError, Line, Request, RootEvent, RootReport, ThinkEvent,
+};
 use crate::types::{Color, Pos, Rule};
 use command::{Command, Field, Info, Parser, StoneLine};
 use output::{Output, Realtime, Record};
@@ -425,10 +427,11 @@ impl<W: Write> Session<W> {
             Err(e) => return self.out.error(&e.to_string()),
         };
         self.arm_stop();
-        let answer = self.engine.swap2(&stones, &self.sig.stop);
-        match answer {
-            Ok(a) => self.out.swap2(&a.protocol_text()),
-            Err(why) => self.out.error(&why),
+        let request = Request::Swap2(&stones);
+        match self.engine.run(request, &self.sig.stop, &mut |_, _| {}) {
+            Ok(Answer::Swap2(a)) => self.out.swap2(&a.protocol_text()),
+            Ok(_) => self.out.error("the engine gave no Swap2 answer"),
+            Err(e) => self.out.error(&e.to_string()),
         }
     }
 
@@ -438,11 +441,8 @@ impl<W: Write> Session<W> {
         self.arm_stop();
         let result = match mode {
             Mode::Move => self.search_one(),
-            Mode::Nbest(n) => self.search_lines(n),
-            Mode::Defend => match self.engine.defence_count() {
-                Ok(n) => self.search_lines(n),
-                Err(e) => Err(e),
-            },
+            Mode::Nbest(n) => self.search_lines(Request::Best(n)),
+            Mode::Defend => self.search_lines(Request::Defend),
         };
         match result.and_then(|p| self.engine.play(p).map(|()| p)) {
             Ok(p) => {
@@ -463,9 +463,9 @@ impl<W: Write> Session<W> {
         let mut budget = LineBudget::new(REPORT_BURST, REPORT_PER_SECOND, started);
         let mut shown: Option<(u32, Vec<Pos>)> = None;
         let mut last: Option<Line> = None;
-        let lines = self
+        let answer = self
             .engine
-            .think_nbest(1, &sig.stop, &mut |_, event| match event {
+            .run(Request::Move, &sig.stop, &mut |_, event| match event {
                 ThinkEvent::Iteration(r) => {
                     if budget.take(Instant::now()) {
                         shown = Some((r.depth, r.pv.clone()));
@@ -506,27 +506,23 @@ impl<W: Write> Session<W> {
                 pv: &l.pv,
             });
         }
-        lines.map(|ls| ls[0].mv)
+        answer.and_then(|a| a.best().ok_or(EngineError::NoMove))
     }
 
-    /// The `n` best moves: per line, progress `MESSAGE` lines with `multipv` (one per
-    /// iteration within one [`LineBudget`] for the whole command), one more for the line's
-    /// result, and (if asked) detail records and, for the first line, realtime lines.
-    fn search_lines(&mut self, n: usize) -> Result<Pos, EngineError> {
+    /// The best moves (`Best` or `Defend`): per line, progress `MESSAGE` lines with `multipv`
+    /// (one per iteration within one [`LineBudget`] for the whole command), one more for the
+    /// line's result, and (if asked) detail records and, for the first line, realtime lines.
+    fn search_lines(&mut self, request: Request<'_>) -> Result<Pos, EngineError> {
+        // Asked as `Best(count)`: the engine would count a `Defend` request's lines again.
+        let count = self.engine.line_count(&request)?;
         let (out, sig) = (&mut self.out, &self.sig);
-        let blocked = self.engine.blocked();
-        let legal = self.engine.board().map_or(0, |b| {
-            b.empty_points()
-                .filter(|&p| self.engine.is_legal_move(p) && !blocked.contains(&p))
-                .count()
-        });
-        let count = n.clamp(1, legal.max(1));
         let started = Instant::now();
         let mut budget = LineBudget::new(REPORT_BURST, REPORT_PER_SECOND, started);
         let mut done_nodes = 0u64;
-        let lines = self
-            .engine
-            .think_nbest(count, &sig.stop, &mut |i, event| match event {
+        let answer = self.engine.run(
+            Request::Best(count),
+            &sig.stop,
+            &mut |i, event| match event {
                 ThinkEvent::Iteration(r) => {
                     if budget.take(Instant::now()) {
                         out.report(r, Some(i + 1));
@@ -560,8 +556,9 @@ impl<W: Write> Session<W> {
                         pv: &l.pv,
                     });
                 }
-            });
-        lines.map(|ls| ls[0].mv)
+            },
+        );
+        answer.and_then(|a| a.best().ok_or(EngineError::NoMove))
     }
 
     /// Thinks on the opponent's time if `INFO pondering 1` asked for it, until the next line
@@ -582,7 +579,7 @@ impl<W: Write> Session<W> {
         self.pending.extend(self.rx.try_iter());
         if self.pending.is_empty() && !sig.stop.load(SeqCst) {
             log::debug!("pondering");
-            self.engine.ponder(&sig.stop);
+            let _ = self.engine.run(Request::Ponder, &sig.stop, &mut |_, _| {});
         }
         if !sig.pondering.swap(false, SeqCst) {
             while !sig.stop.load(SeqCst) {

@@ -19,6 +19,7 @@
 use super::Session;
 use crate::engine::opening::{Decision, OpeningGame, Protocol, Step};
 use crate::engine::swap2::Swap2Answer;
+use crate::engine::{Answer, Request};
 use crate::types::{Color, Pos};
 use std::io::Write;
 
@@ -63,9 +64,11 @@ impl<W: Write> Session<W> {
             ));
         }
         self.arm_stop();
-        let answer = match self.engine.swap2(&stones, &self.sig.stop) {
-            Ok(a) => a,
-            Err(why) => return self.out.error(&why),
+        let request = Request::Swap2(&stones);
+        let answer = match self.engine.run(request, &self.sig.stop, &mut |_, _| {}) {
+            Ok(Answer::Swap2(a)) => a,
+            Ok(_) => return self.out.error("the engine gave no Swap2 answer"),
+            Err(e) => return self.out.error(&e.to_string()),
         };
         let lines: Vec<String> = match (step, answer) {
             (1, Swap2Answer::Moves(m)) => m
@@ -119,9 +122,11 @@ impl<W: Write> Session<W> {
             Err(e) => return self.out.error(&format!("yxsoosorvstep{step}: {e}")),
         };
         self.arm_stop();
-        let decision = match self.engine.opening(&game, wanted, &self.sig.stop) {
-            Ok(d) => d,
-            Err(why) => return self.out.error(&why),
+        let request = Request::Opening(&game, wanted);
+        let decision = match self.engine.run(request, &self.sig.stop, &mut |_, _| {}) {
+            Ok(Answer::Opening(d)) => d,
+            Ok(_) => return self.out.error("the engine gave no opening decision"),
+            Err(e) => return self.out.error(&e.to_string()),
         };
         let yes = |b: bool| if b { "YES" } else { "NO" };
         let lines: Vec<String> = match decision {

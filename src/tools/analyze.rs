@@ -12,8 +12,9 @@
 //!    `--vcf-nodes` nodes): `win` with the line, `none` (proven: no VCF) or `unknown`.
 //! 2. If the side to move has a VCF, it is the first of the best moves (a mate score, its
 //!    line as the variation, depth 0).
-//! 3. The other best moves come from [`Searcher::think_nbest`]: successive searches (the table kept
-//!    between them), each leaving out the moves already reported ([`Limits::exclude`]). The
+//! 3. The other best moves come from the engine's front door, `Request::Best` (what the GUI's
+//!    `YXNBEST` asks): successive searches (the table kept between them), each leaving out the
+//!    moves already reported (the VCF's move is blocked as `YXBLOCK` would block it). The
 //!    budget (`--time-ms` or `--nodes`) is split evenly between these searches. The table is
 //!    cleared before each position, so a position's answer does not depend on the lines
 //!    before it; with `--nodes` and one thread the output (but for `ms`) is deterministic.
@@ -45,11 +46,11 @@
 //! stdout. It stands beside `solve` on the search, threat and rules layers, never on the
 //! protocol.
 
+use crate::engine::{Answer, Engine, Request};
 use crate::notation::{format_line, format_point, json_string};
 use crate::rules::{self, Board, Foul};
 use crate::score::{mate_plies, win_rate, MATE};
 use crate::search::time::TimeControl;
-use crate::search::{Limits, Searcher};
 use crate::threat::vcf::{self, VcfLimits, VcfOutcome, VcfResult};
 use crate::types::{Color, Pos, Rule};
 use std::io::{self, BufRead, Write};
@@ -147,8 +148,7 @@ pub use super::solve::read_position;
 /// move.
 pub fn analyze_position(
     args: &AnalyzeArgs,
-    threads: usize,
-    searcher: &mut Searcher,
+    engine: &mut Engine,
     board: &Board,
 ) -> Option<Analysis> {
     let rule = args.rule;
@@ -181,42 +181,39 @@ pub fn analyze_position(
             }
         }
     }
-    // The other lines: the search's n-best (successive searches, each excluding the lines
+    // The other lines: the engine's n-best (successive searches, each excluding the lines
     // found), each search with an even share of the budget.
     let searches = (n - lines.len()).max(1) as u64;
-    let mut limits = match (args.nodes, args.time_ms) {
-        (Some(k), _) => Limits {
-            time: None,
-            max_nodes: (k / searches).max(1) * searches,
-            ..Limits::default()
-        },
+    let o = &mut engine.options;
+    (o.rule, o.max_nodes, o.untimed) = (rule, 0, false);
+    match (args.nodes, args.time_ms) {
+        (Some(k), _) => (o.max_nodes, o.untimed) = ((k / searches).max(1) * searches, true),
         (None, t) => {
-            let mut tc = TimeControl::with_maximum(t.unwrap_or(DEFAULT_TIME_MS) / searches);
-            tc.turn_ms *= searches as i64;
-            Limits {
-                time: Some(tc),
-                ..Limits::default()
-            }
+            let tc = TimeControl::with_maximum(t.unwrap_or(DEFAULT_TIME_MS) / searches);
+            (o.timeout_turn_ms, o.timeout_match_ms) = (tc.turn_ms * searches as i64, 0);
         }
-    };
-    limits.threads = threads.max(1);
-    limits.exclude = lines.iter().map(|l| l.mv).collect();
-    searcher.clear();
+    }
+    engine.set_board(board.clone()).ok()?;
+    engine.clear_hash();
+    engine.reset_blocks();
+    engine.block(&lines.iter().map(|l| l.mv).collect::<Vec<_>>());
     let stop = AtomicBool::new(false);
     let wanted = n - lines.len();
     let found = match wanted {
         0 => Vec::new(),
-        _ => searcher.think_nbest(board, rule, &limits, wanted, &stop, &mut |_, _| {}),
+        _ => match engine.run(Request::Best(wanted), &stop, &mut |_, _| {}) {
+            Ok(Answer::Lines(found)) => found,
+            _ => Vec::new(),
+        },
     };
-    let share = limits.share(wanted);
     for r in found {
-        let pv = if r.pv.first() == Some(&r.best) {
+        let pv = if r.pv.first() == Some(&r.mv) {
             r.pv
         } else {
-            vec![r.best]
+            vec![r.mv]
         };
         let mut line = Line {
-            mv: r.best,
+            mv: r.mv,
             score: r.score,
             depth: r.depth,
             nodes: r.nodes,
@@ -224,10 +221,11 @@ pub fn analyze_position(
         };
         if line.depth == 0 && mate_plies(line.score).is_none() {
             // Chosen without search (a single forced reply): score the position after it.
-            judge_after(&mut line, searcher, board, rule, &share, &stop);
+            judge_after(&mut line, engine, board, wanted, &stop);
         }
         lines.push(line);
     }
+    engine.reset_blocks();
     if lines.is_empty() {
         return None;
     }
@@ -246,15 +244,16 @@ pub fn analyze_position(
 }
 
 /// Replaces the unsearched score of `line` (a move the search played without searching) by
-/// the negated score of a search of the position after it, and extends the variation.
+/// the negated score of a search of the position after it (with one of the `shares` of the
+/// budget), and extends the variation.
 fn judge_after(
     line: &mut Line,
-    searcher: &mut Searcher,
+    engine: &mut Engine,
     board: &Board,
-    rule: Rule,
-    limits: &Limits,
+    shares: usize,
     stop: &AtomicBool,
 ) {
+    let rule = engine.options.rule;
     let me = board.side_to_move();
     if rules::is_five(board, line.mv, me, rule) {
         return;
@@ -262,17 +261,24 @@ fn judge_after(
     let mut after = board.clone();
     after.place(line.mv, me);
     after.set_side_to_move(me.opponent());
-    let child_limits = Limits {
-        exclude: Vec::new(),
-        ..limits.clone()
-    };
-    if let Some(r) = searcher.think(&after, rule, &child_limits, stop, &mut |_| {}) {
-        line.score = -r.score;
-        line.depth = r.depth + 1;
-        line.nodes += r.nodes;
-        line.pv.truncate(1);
-        line.pv.extend(r.pv);
+    let whole = (engine.options.max_nodes, engine.options.timeout_turn_ms);
+    let o = &mut engine.options;
+    o.max_nodes = o.max_nodes.div_ceil(shares.max(1) as u64);
+    o.timeout_turn_ms = (o.timeout_turn_ms / shares.max(1) as i64).max(1);
+    let blocked = engine.blocked().to_vec();
+    engine.reset_blocks();
+    if engine.set_board(after).is_ok() {
+        if let Ok(Answer::Lines(found)) = engine.run(Request::Move, stop, &mut |_, _| {}) {
+            let r = &found[0];
+            line.score = -r.score;
+            line.depth = r.depth + 1;
+            line.nodes += r.nodes;
+            line.pv.truncate(1);
+            line.pv.extend(r.pv.iter().copied());
+        }
     }
+    engine.block(&blocked);
+    (engine.options.max_nodes, engine.options.timeout_turn_ms) = whole;
 }
 
 /// Analyses every position of `input` and writes one result line each to `output`, with
@@ -284,8 +290,10 @@ pub fn run(
     input: impl BufRead,
     mut output: impl Write,
 ) -> io::Result<()> {
-    let mut searcher = Searcher::new(args.hash_mb.max(1) << 20);
-    searcher.set_eval(eval.clone());
+    let mut engine = Engine::new();
+    engine.set_eval(eval.clone());
+    engine.options.threads = threads.max(1);
+    engine.options.hash_kb = Some(args.hash_mb.max(1) as u64 * 1024);
     for line in input.lines() {
         let line = line?;
         let text = line.trim();
@@ -294,7 +302,7 @@ pub fn run(
         }
         let start = Instant::now();
         let reply = match read_position(text, args.size, args.rule) {
-            Ok(board) => match analyze_position(args, threads, &mut searcher, &board) {
+            Ok(board) => match analyze_position(args, &mut engine, &board) {
                 Some(a) => format_analysis(args.json, &a, start.elapsed().as_millis()),
                 None => format_error(args.json, "no legal move (the board is full)"),
             },
