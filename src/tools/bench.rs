@@ -1,18 +1,22 @@
 //! `bench`: a fixed-depth search of fixed positions under every main rule and both board
 //! sizes, one thread, a fixed TT size; the node count and signature identify the search.
+//! Each search is a [`Request::Move`] through [`Engine::run`], the door every other caller
+//! uses, with the options untimed and limited by depth (then by nodes).
 //!
 //! Invariants: no clock is read during the searches (depth-limited), the TT is cleared before
 //! every position, so the same binary prints the same `Nodes searched` and `Signature` every
 //! run. The last three lines are `Nodes searched: N`, `Nodes/second: N`, `Signature: HEX`.
 
+use crate::engine::{Engine, Line, Request};
 use crate::eval::EvalSet;
 use crate::notation::parse_moves;
 use crate::rules::Board;
-use crate::search::{Limits, Searcher};
 use crate::types::Rule;
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+use crate::search::params::MAX_DEPTH;
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: i32 = 8;
@@ -43,9 +47,11 @@ pub fn run(depth: i32, out: &mut dyn Write) -> io::Result<u64> {
 
 /// [`run`] with the evaluation `eval`.
 pub fn run_with(depth: i32, eval: &EvalSet, out: &mut dyn Write) -> io::Result<u64> {
-    let mut searcher = Searcher::new(BENCH_HASH_BYTES);
-    searcher.set_eval(eval.clone());
-    let stop = AtomicBool::new(false);
+    let mut engine = Engine::new();
+    engine.set_eval(eval.clone());
+    engine.options.threads = 1;
+    engine.options.hash_kb = Some((BENCH_HASH_BYTES / 1024) as u64);
+    engine.options.untimed = true;
     let start = Instant::now();
     let mut total = 0u64;
     let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
@@ -54,24 +60,19 @@ pub fn run_with(depth: i32, eval: &EvalSet, out: &mut dyn Write) -> io::Result<u
         for p in parse_moves(moves).expect("bench position") {
             board.try_make(p).expect("bench move");
         }
-        searcher.clear();
-        let r = searcher
-            .think(&board, rule, &Limits::depth(depth), &stop, &mut |_| {})
-            .expect("bench positions have moves");
+        let r = search(&mut engine, board, rule, depth, 0);
         total += r.nodes;
-        for v in [
-            r.nodes,
-            r.best.index() as u64,
-            r.score as u64,
-            r.depth as u64,
-        ] {
+        // The move's coordinates, not its padded-grid index: a change of the grid's padding
+        // leaves the signature as it is.
+        let mv = ((r.mv.x() as u64) << 8) | r.mv.y() as u64;
+        for v in [r.nodes, mv, r.score as u64, r.depth as u64] {
             signature = (signature ^ v).wrapping_mul(0x0100_0000_01b3);
         }
         writeln!(
             out,
             "Position {:>2} ({rule} {size}): best {} score {} depth {} nodes {}",
             i + 1,
-            crate::notation::format_pos(r.best),
+            crate::notation::format_pos(r.mv),
             r.score,
             r.depth,
             r.nodes
@@ -86,14 +87,7 @@ pub fn run_with(depth: i32, eval: &EvalSet, out: &mut dyn Write) -> io::Result<u
         for p in parse_moves(moves).expect("bench position") {
             board.try_make(p).expect("bench move");
         }
-        searcher.clear();
-        let limits = Limits {
-            max_nodes: DEPTH_PASS_NODES,
-            ..Limits::depth(crate::search::params::MAX_DEPTH)
-        };
-        let r = searcher
-            .think(&board, rule, &limits, &stop, &mut |_| {})
-            .expect("bench positions have moves");
+        let r = search(&mut engine, board, rule, MAX_DEPTH, DEPTH_PASS_NODES);
         let depth = f64::from(r.depth.max(1));
         depths += depth;
         log_branching += (r.nodes.max(2) as f64).ln() / depth;
@@ -109,4 +103,18 @@ pub fn run_with(depth: i32, eval: &EvalSet, out: &mut dyn Write) -> io::Result<u
     writeln!(out, "Nodes/second: {}", (total as f64 / secs) as u64)?;
     writeln!(out, "Signature: {signature:016x}")?;
     Ok(total)
+}
+
+/// One bench search of `board` under `rule` from a cleared TT, to `depth` and at most
+/// `max_nodes` nodes (0: no node limit).
+fn search(engine: &mut Engine, board: Board, rule: Rule, depth: i32, max_nodes: u64) -> Line {
+    engine.options.rule = rule;
+    engine.options.max_depth = depth;
+    engine.options.max_nodes = max_nodes;
+    engine.set_board(board).expect("bench board size");
+    engine.clear_hash();
+    let stop = AtomicBool::new(false);
+    let answer = engine.run(Request::Move, &stop, &mut |_, _| {});
+    let line = answer.ok().and_then(|a| a.lines().first().cloned());
+    line.expect("bench positions have moves")
 }
