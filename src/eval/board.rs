@@ -302,7 +302,7 @@ impl EvalBoard {
     /// True if black playing at the empty point `p` is a renju foul (exact: patterns first,
     /// the rules layer's check only for cells the patterns flag).
     pub fn is_forbidden(&self, p: Pos) -> bool {
-        if self.rule != Rule::Renju {
+        if !self.rule.has_fouls(Color::Black) {
             return false;
         }
         let t = self.cells[p.index()].threat[Color::Black.index()];

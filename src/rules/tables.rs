@@ -81,7 +81,7 @@ impl PatternTable {
         for_each_realizable(|key| {
             entries[key as usize] = black.get(key) | white_ref.get(swap_colors(key)) << 4;
         });
-        let renju = rule == Rule::Renju;
+        let renju = rule.has_fouls(Color::Black);
         let combine = [renju, false].map(|renju_black| {
             (0..COMBINE_SLOTS)
                 .map(|key| {

@@ -17,7 +17,7 @@ use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
 use crate::score::{mate_in, mated_in, MATE, MATE_BOUND};
 use crate::threat::vcf::{VcfLimits, VcfProver};
-use crate::types::{Pos, Rule};
+use crate::types::Pos;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// State shared by all workers of one search.
@@ -342,7 +342,7 @@ impl<'a> Worker<'a> {
         if self.eb.count(me, CellThreat::Five) > 0 {
             return mate_in(ply + 1);
         }
-        let caro = matches!(self.eb.rule(), Rule::Caro | Rule::CaroExact);
+        let caro = self.eb.rule().five_blockable();
         let opp_fives = self.eb.count(opp, CellThreat::Five);
         if opp_fives > 0 && !caro {
             // Step 1. The opponent threatens a five: block it (two fives cannot be blocked).
@@ -437,7 +437,7 @@ impl<'a> Worker<'a> {
         }
         let opp_fives = self.eb.count(opp, CellThreat::Five);
         // (Under caro a block can close the other five's end, so two fives are not proof.)
-        if opp_fives >= 2 && !matches!(self.eb.rule(), Rule::Caro | Rule::CaroExact) {
+        if opp_fives >= 2 && !self.eb.rule().five_blockable() {
             return mated_in(ply + 2);
         }
         if opp_fives == 0 && movegen::has_winning_point(&self.eb, me) {

@@ -119,7 +119,7 @@ pub struct Hints<'a> {
 /// True if `me` may play at the empty point `p` (renju fouls excluded).
 #[inline]
 fn allowed(eb: &EvalBoard, me: Color, p: Pos) -> bool {
-    me == Color::White || eb.rule() != Rule::Renju || !foulish(eb, p) || !eb.is_forbidden(p)
+    !eb.rule().has_fouls(me) || !foulish(eb, p) || !eb.is_forbidden(p)
 }
 
 /// True if the patterns say black at `p` is or may be a foul.

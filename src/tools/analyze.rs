@@ -229,7 +229,7 @@ pub fn analyze_position(
     if lines.is_empty() {
         return None;
     }
-    let forbidden = if rule == Rule::Renju {
+    let forbidden = if rule.has_fouls(Color::Black) {
         rules::forbidden_points(board)
     } else {
         Vec::new()
