@@ -31,21 +31,21 @@ const LEVELS: &[(&str, u32)] = &[
     ("notation", 1),
     // The board, wins, renju fouls, the opening protocols' rules.
     ("rules", 2),
-    // The incremental position and its evaluation; the VCF/VCT provers, which run on it
-    // (`threat` imports `eval`; one level, so the reverse would be a cycle).
+    // The incremental position and its evaluation.
     ("eval", 3),
-    ("threat", 3),
+    // The VCF/VCT provers, which run on that position with make/undo.
+    ("threat", 4),
     // The alpha-beta search.
-    ("search", 4),
+    ("search", 5),
     // Everything that decides a move above the search: the facade the protocol talks to, and
     // the Swap2 and renju-opening decisions under it (`engine/swap2.rs`, `engine/opening/`).
-    ("engine", 5),
+    ("engine", 6),
     // The protocol loop and the tools beside it: the other commands of `pbrain-lianzhu`
     // (`tools`), the match runner, the trainer.
-    ("protocol", 6),
-    ("tools", 6),
-    ("train", 6),
-    ("arena", 6),
+    ("protocol", 7),
+    ("tools", 7),
+    ("train", 7),
+    ("arena", 7),
 ];
 
 /// The edges against [`LEVELS`] that exist today: (from, to, why). None: the last one (the
@@ -593,9 +593,9 @@ fn a_synthetic_back_edge_fails_the_check() {
     let (problems, _) = check(&refs, &modules, LEVELS, &[]);
     assert_eq!(problems.len(), 2, "{problems:#?}");
     assert!(problems[0]
-        .starts_with("new back-edge rules (level 2) -> engine (level 5) at src/rules/board.rs:2"));
+        .starts_with("new back-edge rules (level 2) -> engine (level 6) at src/rules/board.rs:2"));
     assert!(problems[1]
-        .starts_with("new back-edge rules (level 2) -> search (level 4) at src/rules/board.rs:2"));
+        .starts_with("new back-edge rules (level 2) -> search (level 5) at src/rules/board.rs:2"));
     // The same edge, allowed, passes; an allowed edge that is gone fails.
     let allowed = [
         ("rules", "search", "test"),
@@ -615,24 +615,24 @@ fn a_synthetic_back_edge_fails_the_check() {
 #[test]
 fn a_cycle_within_a_level_fails_the_check() {
     let modules = test_modules();
-    let mut refs = refs_of("src/eval/board.rs", "eval", "use crate::threat::vcf;\n");
+    let mut refs = refs_of("src/arena/mod.rs", "arena", "use crate::tools::bench;\n");
     refs.extend(refs_of(
-        "src/threat/mod.rs",
-        "threat",
-        "\n\nuse crate::eval::EvalBoard;\n",
+        "src/tools/mod.rs",
+        "tools",
+        "\n\nuse crate::arena::Referee;\n",
     ));
     let (problems, _) = check(&refs, &modules, LEVELS, &[]);
     assert_eq!(problems.len(), 1, "{problems:#?}");
     assert!(problems[0].starts_with(
-        "cycle within level 3: eval -> threat (src/eval/board.rs:1); threat -> eval (src/threat/mod.rs:3);"
+        "cycle within level 7: arena -> tools (src/arena/mod.rs:1); tools -> arena (src/tools/mod.rs:3);"
     ));
     // One edge of the cycle allowed: passes, and the allowance is needed.
-    let (problems, _) = check(&refs, &modules, LEVELS, &[("eval", "threat", "test")]);
+    let (problems, _) = check(&refs, &modules, LEVELS, &[("arena", "tools", "test")]);
     assert!(problems.is_empty(), "{problems:#?}");
     // A sideways edge without a cycle needs no allowance.
-    let (problems, _) = check(&refs[1..], &modules, LEVELS, &[("threat", "eval", "test")]);
+    let (problems, _) = check(&refs[1..], &modules, LEVELS, &[("tools", "arena", "test")]);
     assert_eq!(problems.len(), 1, "{problems:#?}");
-    assert!(problems[0].starts_with("allowed edge threat -> eval is no longer against the order"));
+    assert!(problems[0].starts_with("allowed edge tools -> arena is no longer against the order"));
 }
 
 #[test]

@@ -612,14 +612,3 @@ fn vcf_node_limit(budget: Option<time::Budget>) -> u64 {
         (b.maximum.as_millis() as u64 * VCF_NODES_PER_MS).clamp(1_000, VCF_ROOT_NODES)
     })
 }
-
-/// One-shot search with a fresh TT sized for the default memory budget.
-pub fn think(
-    board: &Board,
-    rule: Rule,
-    limits: &Limits,
-    stop: &AtomicBool,
-    report: &mut dyn FnMut(&Report),
-) -> Option<SearchResult> {
-    Searcher::new(tt_bytes(None, 0)).think(board, rule, limits, stop, report)
-}
