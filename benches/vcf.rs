@@ -6,7 +6,9 @@
 //! search (`VcfProver::prove` with 1 and 64 nodes) and of the search's leaf probe (the
 //! bounded call `VcfProver::leaf` with the search's limits) on positions built beforehand.
 //! Each position is solved `RUNS` times and the fastest time is kept, so the figures measure
-//! the solver rather than machine noise.
+//! the solver rather than machine noise. A `vcf split` line per rule gives where a `solve`'s
+//! time goes: building the position from the plain board, the proof on a built position with
+//! a new prover, and the replay of a won line on the plain board (medians of each part).
 //! Without `../shared/data` it prints the skip notice of `tests/common/shared.rs` and measures
 //! nothing (under `CI` it fails).
 
@@ -19,6 +21,7 @@ use lianzhu::rules::Board;
 use lianzhu::search::params::{PROBE_FOURS, PROBE_NODES};
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
 use lianzhu::threat::vct;
+use lianzhu::threat::verify_vcf_line;
 use lianzhu::types::{Color, Rule};
 use std::time::{Duration, Instant};
 
@@ -139,6 +142,50 @@ fn main() {
             &mut times,
             solved,
             total,
+        );
+    }
+    // Where a solve's time goes: build, prove, verify (each the fastest of RUNS).
+    for subset in ["freestyle", "standard", "renju"] {
+        let (mut build, mut prove, mut verify) = (Vec::new(), Vec::new(), Vec::new());
+        for r in all
+            .iter()
+            .filter(|r| r.vcf.is_some() && r.rule.name() == subset)
+        {
+            let (mut b, mut p, mut v) = (Duration::MAX, Duration::MAX, Duration::MAX);
+            for _ in 0..RUNS {
+                let start = Instant::now();
+                let mut pos = EvalBoard::new(&r.board, r.rule);
+                b = b.min(start.elapsed());
+                let start = Instant::now();
+                let res = vcf::VcfProver::new().prove(&mut pos, r.attacker, limits);
+                p = p.min(start.elapsed());
+                if let VcfOutcome::Win(line) = &res.outcome {
+                    let start = Instant::now();
+                    let ok = verify_vcf_line(&r.board, r.rule, r.attacker, line).is_ok();
+                    v = v.min(start.elapsed());
+                    assert!(ok, "{}: the proved line does not replay", r.id);
+                }
+            }
+            build.push(b);
+            prove.push(p);
+            if v != Duration::MAX {
+                verify.push(v);
+            }
+        }
+        let us = |v: &mut Vec<Duration>| {
+            if v.is_empty() {
+                0.0
+            } else {
+                median(v).as_secs_f64() * 1e6
+            }
+        };
+        println!(
+            "vcf split {subset}: median build {:.1} us, prove {:.1} us, verify {:.1} us ({} positions, {} wins)",
+            us(&mut build),
+            us(&mut prove),
+            us(&mut verify),
+            build.len(),
+            verify.len()
         );
     }
     // The renju-contrast records solved as renju: each is a white VCF there.
