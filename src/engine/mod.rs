@@ -325,40 +325,41 @@ impl Engine {
         stop: &AtomicBool,
         on: &mut dyn FnMut(usize, ThinkEvent<'_>),
     ) -> Result<Answer, EngineError> {
-        // The opening decision needs no game: the opening game it is given is its board.
-        let board = match request {
-            Request::Opening(..) => None,
-            _ => Some(self.board.clone().ok_or(EngineError::NoGame)?),
-        };
-        match (request, board) {
-            (Request::Move | Request::Best(_) | Request::Defend, Some(board)) => {
+        match request {
+            Request::Move | Request::Best(_) | Request::Defend => {
+                let board = self.board.clone().ok_or(EngineError::NoGame)?;
                 let n = self.line_count(&request)?;
                 self.best_lines(&board, n, stop, on).map(Answer::Lines)
             }
-            (Request::Ponder, Some(board)) => {
+            Request::Ponder => {
+                let board = self.board.clone().ok_or(EngineError::NoGame)?;
                 self.ponder(&board, stop);
                 Ok(Answer::Pondered)
             }
-            (Request::Swap2(stones), Some(board)) => {
-                let (width, height, rule) = (board.width(), board.height(), self.options.rule);
-                let limits = Limits {
-                    exclude: Vec::new(),
-                    ..self.limits()
-                };
+            Request::Swap2(stones) => {
+                let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
+                let (width, height, rule) = (b.width(), b.height(), self.options.rule);
+                let limits = self.decision_limits();
                 swap2::answer(self.searcher(), width, height, stones, rule, &limits, stop)
                     .map(Answer::Swap2)
                     .map_err(EngineError::Swap2)
             }
-            (Request::Opening(game, step), _) => {
-                let limits = Limits {
-                    exclude: Vec::new(),
-                    ..self.limits()
-                };
+            // The opening decision needs no game: the opening game it is given is its board.
+            Request::Opening(game, step) => {
+                let limits = self.decision_limits();
                 opening::decide_step(self.searcher(), game, step, &limits, stop)
                     .map(Answer::Opening)
                     .map_err(EngineError::Opening)
             }
-            (_, None) => Err(EngineError::NoGame),
+        }
+    }
+
+    /// The limits of a Swap2 or opening decision: the options' limits with no move blocked
+    /// (the blocks are the current game's, not the decision's positions').
+    fn decision_limits(&self) -> Limits {
+        Limits {
+            exclude: Vec::new(),
+            ..self.limits()
         }
     }
 
@@ -368,7 +369,7 @@ impl Engine {
     /// when there is one), at most [`search::DEFEND_MAX_LINES`], at least 1. Other requests
     /// give no lines (0).
     pub fn line_count(&mut self, request: &Request<'_>) -> Result<usize, EngineError> {
-        let b = self.board.clone().ok_or(EngineError::NoGame)?;
+        let b = self.board.as_ref().ok_or(EngineError::NoGame)?;
         Ok(match request {
             Request::Move => 1,
             Request::Best(n) => {
@@ -379,7 +380,7 @@ impl Engine {
                 (*n).clamp(1, legal.max(1))
             }
             Request::Defend => {
-                let (rule, limits) = (self.options.rule, self.limits());
+                let (b, rule, limits) = (b.clone(), self.options.rule, self.limits());
                 let n = self.searcher().root_candidates(&b, rule, &limits).len();
                 n.clamp(1, search::DEFEND_MAX_LINES)
             }

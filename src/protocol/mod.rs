@@ -34,6 +34,7 @@ pub mod command;
 pub mod output;
 mod yixin_opening;
 
+use crate::engine::swap2::Swap2Answer;
 use crate::engine::{
     Answer, Engine, EngineError, Line, Request, RootEvent, RootReport, ThinkEvent,
 };
@@ -426,12 +427,28 @@ impl<W: Write> Session<W> {
             Ok(s) => s,
             Err(e) => return self.out.error(&e.to_string()),
         };
+        if let Some(a) = self.swap2_decision(&stones) {
+            self.out.swap2(&a.protocol_text());
+        }
+    }
+
+    /// The engine's Swap2 decision for `stones` (`SWAP2BOARD`, `yxswap2stepK`), or `None`
+    /// after an `ERROR` line.
+    fn swap2_decision(&mut self, stones: &[Pos]) -> Option<Swap2Answer> {
         self.arm_stop();
-        let request = Request::Swap2(&stones);
-        match self.engine.run(request, &self.sig.stop, &mut |_, _| {}) {
-            Ok(Answer::Swap2(a)) => self.out.swap2(&a.protocol_text()),
-            Ok(_) => self.out.error("the engine gave no Swap2 answer"),
-            Err(e) => self.out.error(&e.to_string()),
+        match self
+            .engine
+            .run(Request::Swap2(stones), &self.sig.stop, &mut |_, _| {})
+        {
+            Ok(Answer::Swap2(a)) => Some(a),
+            Ok(_) => {
+                self.out.error("the engine gave no Swap2 answer");
+                None
+            }
+            Err(e) => {
+                self.out.error(&e.to_string());
+                None
+            }
         }
     }
 

@@ -63,12 +63,8 @@ impl<W: Write> Session<W> {
                 stones.len()
             ));
         }
-        self.arm_stop();
-        let request = Request::Swap2(&stones);
-        let answer = match self.engine.run(request, &self.sig.stop, &mut |_, _| {}) {
-            Ok(Answer::Swap2(a)) => a,
-            Ok(_) => return self.out.error("the engine gave no Swap2 answer"),
-            Err(e) => return self.out.error(&e.to_string()),
+        let Some(answer) = self.swap2_decision(&stones) else {
+            return;
         };
         let lines: Vec<String> = match (step, answer) {
             (1, Swap2Answer::Moves(m)) => m

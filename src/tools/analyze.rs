@@ -46,7 +46,7 @@
 //! stdout. It stands beside `solve` on the search, threat and rules layers, never on the
 //! protocol.
 
-use crate::engine::{Answer, Engine, Request};
+use crate::engine::{Answer, Engine, Options, Request};
 use crate::notation::{format_line, format_point, json_string};
 use crate::rules::{self, Board, Foul};
 use crate::score::{mate_plies, win_rate, MATE};
@@ -184,15 +184,14 @@ pub fn analyze_position(
     // The other lines: the engine's n-best (successive searches, each excluding the lines
     // found), each search with an even share of the budget.
     let searches = (n - lines.len()).max(1) as u64;
-    let o = &mut engine.options;
-    (o.rule, o.max_nodes, o.untimed) = (rule, 0, false);
-    match (args.nodes, args.time_ms) {
-        (Some(k), _) => (o.max_nodes, o.untimed) = ((k / searches).max(1) * searches, true),
+    let share = match (args.nodes, args.time_ms) {
+        (Some(k), _) => Share::Nodes((k / searches).max(1)),
         (None, t) => {
-            let tc = TimeControl::with_maximum(t.unwrap_or(DEFAULT_TIME_MS) / searches);
-            (o.timeout_turn_ms, o.timeout_match_ms) = (tc.turn_ms * searches as i64, 0);
+            Share::Turn(TimeControl::with_maximum(t.unwrap_or(DEFAULT_TIME_MS) / searches).turn_ms)
         }
-    }
+    };
+    engine.options.rule = rule;
+    share.set(&mut engine.options, searches);
     engine.set_board(board.clone()).ok()?;
     engine.clear_hash();
     engine.reset_blocks();
@@ -221,7 +220,7 @@ pub fn analyze_position(
         };
         if line.depth == 0 && mate_plies(line.score).is_none() {
             // Chosen without search (a single forced reply): score the position after it.
-            judge_after(&mut line, engine, board, wanted, &stop);
+            judge_after(&mut line, engine, board, share, &stop);
         }
         lines.push(line);
     }
@@ -243,14 +242,37 @@ pub fn analyze_position(
     })
 }
 
+/// One search's share of an analysis's budget.
+#[derive(Clone, Copy)]
+enum Share {
+    /// `--nodes`: this many nodes, no clock.
+    Nodes(u64),
+    /// `--time-ms`: a turn of this many ms (whose maximum is the share of the time).
+    Turn(i64),
+}
+
+impl Share {
+    /// Sets the engine's limits to `searches` of these shares (`Request::Best` splits them
+    /// again between its searches).
+    fn set(self, o: &mut Options, searches: u64) {
+        match self {
+            Share::Nodes(k) => (o.max_nodes, o.untimed) = (k * searches, true),
+            Share::Turn(ms) => {
+                (o.max_nodes, o.untimed) = (0, false);
+                (o.timeout_turn_ms, o.timeout_match_ms) = (ms * searches as i64, 0);
+            }
+        }
+    }
+}
+
 /// Replaces the unsearched score of `line` (a move the search played without searching) by
-/// the negated score of a search of the position after it (with one of the `shares` of the
-/// budget), and extends the variation.
+/// the negated score of a search of the position after it (with one `share` of the budget),
+/// and extends the variation.
 fn judge_after(
     line: &mut Line,
     engine: &mut Engine,
     board: &Board,
-    shares: usize,
+    share: Share,
     stop: &AtomicBool,
 ) {
     let rule = engine.options.rule;
@@ -262,9 +284,7 @@ fn judge_after(
     after.place(line.mv, me);
     after.set_side_to_move(me.opponent());
     let whole = (engine.options.max_nodes, engine.options.timeout_turn_ms);
-    let o = &mut engine.options;
-    o.max_nodes = o.max_nodes.div_ceil(shares.max(1) as u64);
-    o.timeout_turn_ms = (o.timeout_turn_ms / shares.max(1) as i64).max(1);
+    share.set(&mut engine.options, 1);
     let blocked = engine.blocked().to_vec();
     engine.reset_blocks();
     if engine.set_board(after).is_ok() {

@@ -11,12 +11,11 @@ use crate::engine::{Engine, Line, Request};
 use crate::eval::EvalSet;
 use crate::notation::parse_moves;
 use crate::rules::Board;
+use crate::search::params::MAX_DEPTH;
 use crate::types::Rule;
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-
-use crate::search::params::MAX_DEPTH;
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: i32 = 8;
