@@ -2,6 +2,7 @@
 //! move, the engine's reply must leave the attacker without a VCF whenever some reply does.
 
 use lianzhu::engine::{Engine, Request};
+use lianzhu::eval::EvalBoard;
 use lianzhu::notation::parse_pos;
 use lianzhu::threat::vcf::{self, VcfLimits, VcfOutcome};
 use lianzhu::types::{Color, Pos, Rule};
@@ -77,7 +78,8 @@ fn root_move_refutes_the_opponents_vcf_when_it_can() {
         engine.set_position(&stones, attacker.opponent()).unwrap();
         let board = engine.board().unwrap().clone();
         // Only positions where a refutation exists and the defender is not winning itself.
-        let Some(defences) = vcf::defences(&board, *rule, full, full, None) else {
+        let mut pos = EvalBoard::new(&board, *rule);
+        let Some(defences) = vcf::defences(&mut pos, full, full, None) else {
             continue;
         };
         if defences.is_empty()

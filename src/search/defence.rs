@@ -10,9 +10,9 @@
 //! are); it differs from `best` only when the opponent's VCF after `best` is proven (a
 //! replayed line) and after the answer it is not found.
 
-use crate::rules::Board;
+use crate::eval::EvalBoard;
 use crate::threat::vcf::{VcfLimits, VcfOutcome, VcfProver};
-use crate::types::{Pos, Rule};
+use crate::types::Pos;
 use std::time::Instant;
 
 /// Root moves tried in turn when the chosen one loses to a VCF.
@@ -21,35 +21,33 @@ pub const CONFIRM_TRIES: usize = 12;
 /// `best`, unless the opponent has a VCF after it; then the first move of `roots` (at most
 /// [`CONFIRM_TRIES`] of them) after which no VCF is found, else `best`. All the checks
 /// together spend at most `limits.max_nodes` prover nodes, the first at most half of them,
-/// and stop at `deadline` (a check cut short finds no VCF).
+/// and stop at `deadline` (a check cut short finds no VCF). `pos` (the root, side to move
+/// defending) comes back as it was.
 pub fn confirm(
-    board: &Board,
-    rule: Rule,
+    pos: &mut EvalBoard,
     best: Pos,
     roots: &[Pos],
     limits: VcfLimits,
     deadline: Option<Instant>,
 ) -> Pos {
-    let them = board.side_to_move().opponent();
+    let them = pos.side_to_move().opponent();
     let mut prover = VcfProver::with_deadline(deadline);
-    let mut b = board.clone();
     let mut budget = limits.max_nodes;
     let mut loses = |p: Pos, share: u64| {
         let max_nodes = share.min(budget);
         if max_nodes == 0 || deadline.is_some_and(|d| Instant::now() >= d) {
             return false;
         }
-        b.make(p);
-        let r = prover.solve(
-            &b,
-            rule,
+        pos.make_threats(p);
+        let r = prover.solve_on(
+            pos,
             them,
             VcfLimits {
                 max_nodes,
                 ..limits
             },
         );
-        b.undo().expect("the stone just placed");
+        pos.undo();
         budget = budget.saturating_sub(r.nodes);
         matches!(r.outcome, VcfOutcome::Win(_))
     };

@@ -315,9 +315,10 @@ impl Searcher {
             .map(|tc| tc.budget(board.width() * board.height() - board.stone_count()));
         let empties: Vec<Pos> = board.empty_points().collect();
         let deadline = Clock::start(budget).deadline(ROOT_DEFENCES_SHARE);
+        let mut eb = EvalBoard::with_tables(board, rule, self.eval.get(rule));
         self.root_moves(
             board,
-            rule,
+            &mut eb,
             limits,
             vcf_node_limit(budget),
             &empties,
@@ -392,9 +393,11 @@ impl Searcher {
         // A proven VCF (continuous fours to a five) is played at once. Its node limit follows
         // the time budget (fixed without one, so the bench stays deterministic).
         let vcf_nodes = vcf_node_limit(budget);
-        let vcf = VcfProver::with_deadline(clock.deadline(ROOT_VCF_SHARE)).solve(
-            board,
-            rule,
+        // The one position of this search: the root's proofs run on it (and leave it as it
+        // was), every worker starts from a copy.
+        let mut eb = EvalBoard::with_tables(board, rule, self.eval.get(rule));
+        let vcf = VcfProver::with_deadline(clock.deadline(ROOT_VCF_SHARE)).solve_on(
+            &mut eb,
             me,
             VcfLimits {
                 max_nodes: vcf_nodes,
@@ -408,9 +411,9 @@ impl Searcher {
         }
 
         // Step 2. Root moves.
-        let (roots, kind, eb, defending) = self.root_moves(
+        let (roots, kind, defending) = self.root_moves(
             board,
-            rule,
+            &mut eb,
             limits,
             vcf_nodes,
             &empties,
@@ -498,7 +501,7 @@ impl Searcher {
                 max_nodes: vcf_nodes,
                 ..VcfLimits::default()
             };
-            let checked = defence::confirm(board, rule, best, &roots, detect, clock.deadline(1.0));
+            let checked = defence::confirm(&mut eb, best, &roots, detect, clock.deadline(1.0));
             if checked != best {
                 best = checked;
                 pv = vec![checked];
@@ -515,27 +518,27 @@ impl Searcher {
         })
     }
 
-    /// Step 2 of [`Searcher::think`]: the root moves, what the generator said about the node,
-    /// the evaluation board, and whether the roots were cut to the refutations of the
-    /// opponent's VCF. Never empty while a legal move exists.
+    /// Step 2 of [`Searcher::think`]: the root moves of `board`, whose position `eb` comes
+    /// back as it was, what the generator said about the node, and whether the roots were cut to
+    /// the refutations of the opponent's VCF. Never empty while a legal move exists.
     fn root_moves(
         &self,
         board: &Board,
-        rule: Rule,
+        eb: &mut EvalBoard,
         limits: &Limits,
         vcf_nodes: u64,
         empties: &[Pos],
         deadline: Option<Instant>,
-    ) -> (Vec<Pos>, NodeKind, EvalBoard, bool) {
+    ) -> (Vec<Pos>, NodeKind, bool) {
+        let rule = eb.rule();
         let me = board.side_to_move();
         let legal = |p: Pos| rules::is_legal(board, p, me, rule);
         let excluded = |p: &Pos| limits.exclude.contains(p);
         // Root moves: the threat-aware generator, then the exact legality test.
-        let eb = EvalBoard::with_tables(board, rule, self.eval.get(rule));
         let history = history::History::new();
         let mut moves = Vec::new();
         let kind = movegen::generate(
-            &eb,
+            eb,
             &Hints {
                 tt_move: self.tt.probe(board.hash()).map_or(Pos::NONE, |e| e.mv),
                 killers: [Pos::NONE; 2],
@@ -564,7 +567,7 @@ impl Searcher {
         };
         let mut defending = false;
         if let Some(defences) =
-            vcf::defences(board, rule, detect, per_move, deadline).filter(|d| !d.is_empty())
+            vcf::defences(eb, detect, per_move, deadline).filter(|d| !d.is_empty())
         {
             defending = true;
             let kept: Vec<Pos> = roots
@@ -601,7 +604,7 @@ impl Searcher {
             roots.sort_by_key(|&p| (p.distance(center), p));
             roots.truncate(1);
         }
-        (roots, kind, eb, defending)
+        (roots, kind, defending)
     }
 }
 

@@ -25,10 +25,11 @@
 //!   `Unknown` (node or length limit). [`vcf::VcfResult::mate_plies`] is the line length
 //!   (the five included) for a mate score; [`vcf::VcfResult::first_move`] the move to play.
 //! - [`vcf::solve`]`(board, rule, attacker, VcfLimits)`: the same from a plain board, with
-//!   the line of a win replayed and checked.
+//!   the line of a win replayed and checked; [`vcf::VcfProver::solve_on`] checks the same
+//!   way on a position the caller already has (the search's root).
 //! - [`vcf::VcfProver::leaf`]: the same search bounded for the search's leaves (a few dozen
 //!   fours, fours that build on the previous one), on the search's own position.
-//! - [`vcf::defences`]`(board, rule, limits) -> Option<Vec<Pos>>`: at the root, when the
+//! - [`vcf::defences`]`(pos, detect, per_move, deadline) -> Option<Vec<Pos>>`: at the root, when the
 //!   opponent has a VCF, the moves after which it is gone (a superset: limit hits count).
 //! - [`vcf::VcfProver`]: these calls on a reusable object (one per search thread) that
 //!   keeps its buffers and its table of proven fails between calls.

@@ -131,7 +131,7 @@ pub fn prove(pos: &mut EvalBoard, attacker: Color, limits: VcfLimits) -> VcfResu
     VcfProver::new().prove(pos, attacker, limits)
 }
 
-/// For the side to move, whose opponent may have a VCF: `None` if the opponent has no VCF
+/// For the side to move on `pos` (restored on return), whose opponent may have a VCF: `None` if the opponent has no VCF
 /// found within `detect`; otherwise `Some` of every legal move of the side to move after which
 /// the opponent's VCF is no longer found within `per_move` (a five of our own included), in
 /// [`Pos`] order. An empty list means every move loses to a VCF. A move after which the
@@ -143,21 +143,20 @@ pub fn prove(pos: &mut EvalBoard, attacker: Color, limits: VcfLimits) -> VcfResu
 /// our fours (counter-attacks), then the points next to the line, then the rest; a move still
 /// unchecked when the budget is spent or `deadline` has passed counts as a defence.
 pub fn defences(
-    board: &Board,
-    rule: Rule,
+    pos: &mut EvalBoard,
     detect: VcfLimits,
     per_move: VcfLimits,
     deadline: Option<Instant>,
 ) -> Option<Vec<Pos>> {
-    let us = board.side_to_move();
+    let us = pos.side_to_move();
     let them = us.opponent();
     let mut prover = VcfProver::with_deadline(deadline);
-    let mut pos = EvalBoard::new(board, rule);
-    let first = prover.prove(&mut pos, them, detect);
+    let first = prover.prove(pos, them, detect);
     let VcfOutcome::Win(line) = first.outcome else {
         return None;
     };
-    let mut moves: Vec<(u8, Pos)> = board
+    let mut moves: Vec<(u8, Pos)> = pos
+        .board()
         .empty_points()
         .filter(|&m| !pos.is_foul(m, us))
         .map(|m| {
@@ -189,7 +188,7 @@ pub fn defences(
             max_nodes: per_move.max_nodes.min(budget),
             ..per_move
         };
-        let r = prover.prove(&mut pos, them, limits);
+        let r = prover.prove(pos, them, limits);
         budget = budget.saturating_sub(r.nodes);
         if !matches!(r.outcome, VcfOutcome::Win(_)) {
             out.push(m);
@@ -248,10 +247,19 @@ impl VcfProver {
         attacker: Color,
         limits: VcfLimits,
     ) -> VcfResult {
-        let mut pos = EvalBoard::new(board, rule);
-        let result = self.prove(&mut pos, attacker, limits);
+        self.solve_on(&mut EvalBoard::new(board, rule), attacker, limits)
+    }
+
+    /// [`VcfProver::solve`] on a position the caller already has (restored on return).
+    pub fn solve_on(
+        &mut self,
+        pos: &mut EvalBoard,
+        attacker: Color,
+        limits: VcfLimits,
+    ) -> VcfResult {
+        let result = self.prove(pos, attacker, limits);
         if let VcfOutcome::Win(line) = &result.outcome {
-            if let Err(why) = verify_vcf_line(board, rule, attacker, line) {
+            if let Err(why) = verify_vcf_line(pos.board(), pos.rule(), attacker, line) {
                 log::error!("vcf: rejected a line that does not replay: {why}");
                 return VcfResult {
                     outcome: VcfOutcome::Unknown,
@@ -720,7 +728,8 @@ mod tests {
         // The root's defence check: past its deadline every move counts as a defence.
         let mut them = b.clone();
         them.set_side_to_move(me.opponent());
-        let all = defences(&them, Rule::CaroExact, limits, limits, Some(Instant::now()));
+        let mut them = EvalBoard::new(&them, Rule::CaroExact);
+        let all = defences(&mut them, limits, limits, Some(Instant::now()));
         assert_eq!(
             all, None,
             "the detection itself gives up, so no VCF is reported"
@@ -741,7 +750,13 @@ mod tests {
         let mut b = board("h8 i8 j8", "a1 c3");
         b.set_side_to_move(Color::White);
         let limits = VcfLimits::default();
-        let d = defences(&b, Rule::Freestyle, limits, limits, None).expect("black has a VCF");
+        let mut pos = EvalBoard::new(&b, Rule::Freestyle);
+        let d = defences(&mut pos, limits, limits, None).expect("black has a VCF");
+        assert_eq!(
+            pos.board().hash(),
+            b.hash(),
+            "the position comes back as it was"
+        );
         // Against fours only, just the two ends stop it (f8 still allows k8, an open four).
         assert_eq!(d, vec![parse_pos("g8").unwrap(), parse_pos("k8").unwrap()]);
         // Every listed move leaves black without a VCF.
@@ -754,7 +769,12 @@ mod tests {
         // With nothing to fear there is no restriction.
         let quiet = board("h8", "a1");
         assert_eq!(
-            defences(&quiet, Rule::Freestyle, limits, limits, None),
+            defences(
+                &mut EvalBoard::new(&quiet, Rule::Freestyle),
+                limits,
+                limits,
+                None
+            ),
             None
         );
     }
