@@ -283,7 +283,7 @@ fn judge_after(
     let mut after = board.clone();
     after.place(line.mv, me);
     after.set_side_to_move(me.opponent());
-    let whole = (engine.options.max_nodes, engine.options.timeout_turn_ms);
+    let whole = engine.options.clone();
     share.set(&mut engine.options, 1);
     let blocked = engine.blocked().to_vec();
     engine.reset_blocks();
@@ -298,7 +298,7 @@ fn judge_after(
         }
     }
     engine.block(&blocked);
-    (engine.options.max_nodes, engine.options.timeout_turn_ms) = whole;
+    engine.options = whole;
 }
 
 /// Analyses every position of `input` and writes one result line each to `output`, with
