@@ -3,7 +3,7 @@
 #
 # Idempotent: run it as often as you like; a second run on a prepared machine
 # only checks and returns in about a second.
-#   1. Debian packages: wine + wine64 (runs the .exe in tests/wine_gomocup.rs),
+#   1. Debian packages: wine + wine64 (runs the .exe in tests/suite/wine_gomocup.rs),
 #      gcc-mingw-w64-x86-64 + binutils-mingw-w64-x86-64 (linker and objdump for
 #      x86_64-pc-windows-gnu), zip/unzip (the Gomocup ZIP).
 #   2. The rustup target x86_64-pc-windows-gnu.

@@ -8,7 +8,7 @@
 # target directory (target/, or $CARGO_TARGET_DIR when set), checks that
 # the exe is a 64-bit console program importing only Windows' own DLLs, and
 # writes
-#     dist/pbrain-lianzhu64.exe       (also used by tests/wine_gomocup.rs)
+#     dist/pbrain-lianzhu64.exe       (also used by tests/suite/wine_gomocup.rs)
 #     dist/lianzhu-gomocup.zip        (pbrain-lianzhu64.exe at the root, nothing else)
 # Fails if the ZIP is over Gomocup's 8 MB limit or holds the test-only stub DLL.
 set -euo pipefail

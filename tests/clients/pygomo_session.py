@@ -1,5 +1,5 @@
 """Drives pbrain-lianzhu with pygomo-lib (https://pypi.org/project/pygomo-lib/) as a user of
-that library would, and prints what pygomo parsed, one fact per line, for tests/pygomo_client.rs
+that library would, and prints what pygomo parsed, one fact per line, for tests/suite/pygomo_client.rs
 to check:
 
     about <the ABOUT text pygomo returned>

@@ -4,9 +4,9 @@
 //! gets a winning best move whose line replays), the renju forbidden sets match
 //! ../shared/data/renju-forbidden.txt, and a malformed line gets an error while reading goes on.
 
-mod common;
+use crate::common;
 
-use common::{data, puzzles, run_subcommand, Puzzle};
+use crate::common::{data, puzzles, run_subcommand, Puzzle};
 use lianzhu::notation::{parse_pos, parse_position};
 use lianzhu::rules::{self, Board};
 use lianzhu::threat::verify_vcf_line;

@@ -1,9 +1,9 @@
 //! The shared opening suites parse for the rules they were made for, and a games file written
 //! by the runner reads back as openings.
 
-mod common;
+use crate::common;
 
-use common::data;
+use crate::common::data;
 use lianzhu::arena::openings::parse_openings;
 use lianzhu::types::Rule;
 

@@ -2,9 +2,9 @@
 //! rule from the shared opening suites, and every recorded game is replayed with the rules code
 //! to check the referee's bookkeeping (move order, colours, the winner and the reason).
 
-mod common;
+use crate::common;
 
-use common::data_path;
+use crate::common::data_path;
 use lianzhu::notation::parse_moves;
 use lianzhu::rules::{judge, Board, MoveOutcome};
 use lianzhu::types::{Color, Rule};

@@ -4,9 +4,9 @@
 //! each sent as a `BOARD` as the Gomocup tester does: the reply must be one of the accepted
 //! moves.
 
-mod common;
+use crate::common;
 
-use common::{fixture, rule_checks, Brain, LineCheck};
+use crate::common::{fixture, rule_checks, Brain, LineCheck};
 use lianzhu::notation::{format_pos, parse_pos};
 use lianzhu::rules::{self, Board};
 use lianzhu::types::{Color, Pos, Rule};

@@ -10,9 +10,7 @@
 //! (`bash ../shared/sparring/build.sh` builds it; `.ci/run` does when it is missing). Missing:
 //! skipped with a `SKIPPED` line, a failure under `CI=true`.
 
-mod common;
-
-use common::{run_with_deadline, tool_or_skip};
+use crate::common::{run_with_deadline, tool_or_skip};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;

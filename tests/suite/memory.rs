@@ -6,11 +6,9 @@
 //! Linux only (it reads `/proc`); elsewhere the tests say so and pass.
 //!
 //! The table of protocol.md comes from the ignored test:
-//! `cargo test --release --test memory -- --ignored --nocapture memory_table`.
+//! `cargo test --release --test suite -- --ignored --nocapture memory::memory_table`.
 
-mod common;
-
-use common::{notice, Brain, LineCheck};
+use crate::common::{notice, Brain, LineCheck};
 use lianzhu::search::DEFAULT_MEMORY;
 use std::time::Duration;
 

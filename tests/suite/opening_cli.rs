@@ -3,9 +3,7 @@
 //! names; bad positions (a stone outside its square, symmetric offers, a missing N, a stage
 //! out of range or out of order) get `{"error":...}` and reading goes on.
 
-mod common;
-
-use common::run_subcommand;
+use crate::common::run_subcommand;
 use lianzhu::notation::{parse_moves, parse_pos};
 use lianzhu::rules::opening::game::{OpeningGame, Protocol, Step};
 use lianzhu::rules::opening::symmetry::symmetric_moves;

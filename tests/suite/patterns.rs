@@ -6,9 +6,9 @@
 //! - Random games under every rule compare all incremental `EvalBoard` state with a rebuild
 //!   at every node, and (renju) the pattern foul flags with the exact foul check.
 
-mod common;
+use crate::common;
 
-use common::{data, Rng, RULES};
+use crate::common::{data, Rng, RULES};
 use lianzhu::eval::EvalBoard;
 use lianzhu::rules::pattern::{self, CellThreat, LinePattern, CENTER, EMPTY, WALL};
 use lianzhu::rules::{self, tables, Board};

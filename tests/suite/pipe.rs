@@ -3,9 +3,7 @@
 //! every command before it is answered, a search stopped at once by `END`/`YXSTOP`, end of
 //! input that still searches with the normal limits, and echoed input cut short.
 
-mod common;
-
-use common::{run_piped, Brain, LineCheck, Piped, StdinEnd};
+use crate::common::{run_piped, Brain, LineCheck, Piped, StdinEnd};
 use std::time::{Duration, Instant};
 
 const LIMIT: Duration = Duration::from_secs(20);

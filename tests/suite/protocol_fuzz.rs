@@ -32,9 +32,7 @@
 //! input and output are written to the test's temporary directory (every stream's input with
 //! `LIANZHU_FUZZ_DUMP` set).
 
-mod common;
-
-use common::{run_paced, Piped, Rng, StdinEnd};
+use crate::common::{run_paced, Piped, Rng, StdinEnd};
 use lianzhu::protocol::command::{is_end, Command, Field, Info, Parser, StoneLine};
 use lianzhu::rules::{self, Board};
 use lianzhu::types::{Color, Pos, Rule};
@@ -889,7 +887,7 @@ impl Model {
             }
             Command::Unknown(_) => Some(Expect::Unknown),
             // Not generated here (their replies are MESSAGE lines the model does not keep):
-            // tests/yixin_opening.rs covers Yixin-Board's opening steps.
+            // tests/suite/yixin_opening.rs covers Yixin-Board's opening steps.
             Command::YxSwap2Step(_) | Command::YxSoosorvStep { .. } => {
                 unreachable!("the fuzzer does not send yxswap2step / yxsoosorvstep")
             }

@@ -4,9 +4,9 @@
 //! "No reply" is checked without sleeping: the next command is `ABOUT`, and its answer must be
 //! the very next line.
 
-mod common;
+use crate::common;
 
-use common::{data, Brain, LineCheck};
+use crate::common::{data, Brain, LineCheck};
 use lianzhu::notation::parse_pos;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};

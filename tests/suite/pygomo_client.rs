@@ -13,9 +13,7 @@
 //! it: `python3 -m venv target/pygomo-venv` and `pip install pygomo-lib==0.1.1`). Missing:
 //! skipped with a `SKIPPED` line, a failure under `CI=true`.
 
-mod common;
-
-use common::{run_with_deadline, tool_or_skip};
+use crate::common::{run_with_deadline, tool_or_skip};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;

@@ -2,9 +2,9 @@
 //! (`tests/fixtures/renju-fouls.txt`, every foul kind and every exception, run everywhere) and
 //! the larger sets in ../shared/data, which three independent implementations agree on.
 
-mod common;
+use crate::common;
 
-use common::{data, fixture};
+use crate::common::{data, fixture};
 use lianzhu::notation::parse_pos;
 use lianzhu::rules::{
     forbidden_points, judge, renju::forbidden_with, Board, Foul, MoveOutcome, ThreeReading,

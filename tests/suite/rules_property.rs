@@ -3,9 +3,7 @@
 //! win, blocks the opponent's five, keeps the incremental hash equal to a recomputed one, and
 //! undoing every move restores the initial hash.
 
-mod common;
-
-use common::{Rng, RULES};
+use crate::common::{Rng, RULES};
 use lianzhu::engine::{Engine, Request};
 use lianzhu::rules::{self, Board};
 use lianzhu::types::{Color, Pos, Rule};

@@ -3,9 +3,9 @@
 //! board (stones, side to move, hash, pattern state); where the bounded call's model holds,
 //! it agrees with the exact search on the same position.
 
-mod common;
+use crate::common;
 
-use common::{puzzles, random_board, Rng};
+use crate::common::{puzzles, random_board, Rng};
 use lianzhu::eval::EvalBoard;
 use lianzhu::rules::pattern::CellThreat;
 use lianzhu::rules::Board;

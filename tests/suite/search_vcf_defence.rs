@@ -9,7 +9,7 @@ use lianzhu::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 
 /// (rule, attacker, black stones, white stones) of every `vcf: yes` puzzle with at least
 /// `min_fours` fours, so the search's own depth cannot see the attack.

@@ -98,8 +98,10 @@ fn check_form(stones: &[Pos], rule: Rule, a: &Swap2Answer) {
 
 /// A deeper search's score for white to move after `stones`, settled over its last
 /// iterations as the engine's own balance decisions are (one iteration's score swings by
-/// about 100 from depth to depth).
-fn white_score(stones: &[Pos], rule: Rule, turn_ms: i64) -> i32 {
+/// about 100 from depth to depth). Limited by nodes (about 1 ms of search each thousand),
+/// not by time, so that the check does not depend on how busy the machine is (the suite's
+/// other tests run beside it).
+fn white_score(stones: &[Pos], rule: Rule, knodes: u64) -> i32 {
     let mut b = Board::square(15).unwrap();
     for &p in stones {
         b.make(p);
@@ -107,9 +109,17 @@ fn white_score(stones: &[Pos], rule: Rule, turn_ms: i64) -> i32 {
     let stop = AtomicBool::new(false);
     let mut iterations = Vec::new();
     let r = searcher()
-        .think(&b, rule, &timed(turn_ms), &stop, &mut |it| {
-            iterations.push(it.score)
-        })
+        .think(
+            &b,
+            rule,
+            &Limits {
+                time: None,
+                max_nodes: knodes * 1_000,
+                ..Limits::default()
+            },
+            &stop,
+            &mut |it| iterations.push(it.score),
+        )
         .expect("a move");
     settled_score(&iterations, r.score)
 }

@@ -4,9 +4,9 @@
 //! by Rapfi's search, any forced win exists),
 //! and never a renju foul for black.
 
-mod common;
+use crate::common;
 
-use common::{data, Brain, LineCheck, RULES};
+use crate::common::{data, Brain, LineCheck, RULES};
 use lianzhu::eval::EvalBoard;
 use lianzhu::notation::{parse_pos, parse_position};
 use lianzhu::rules::{self, pattern::CellThreat, Board};

@@ -1,8 +1,6 @@
 //! The learned-evaluation pipeline: table files, the game format, self-play and the trainer.
 
-mod common;
-
-use common::{Rng, RULES};
+use crate::common::{Rng, RULES};
 use lianzhu::eval::tables::{EvalFileError, FILE_BYTES, PCODES, THREAT_MASKS};
 use lianzhu::eval::{EvalBoard, EvalSet, EvalTables};
 use lianzhu::rules::{self, Board};

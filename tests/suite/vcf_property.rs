@@ -3,9 +3,7 @@
 //! `verify_vcf_line`, not by the prover's own replay). The raw `search` is used so the prover's
 //! built-in check cannot hide a bad line.
 
-mod common;
-
-use common::{random_board, Rng};
+use crate::common::{random_board, Rng};
 use lianzhu::eval::EvalBoard;
 use lianzhu::notation::format_line;
 use lianzhu::rules::{self, Board};

@@ -6,9 +6,9 @@
 //! Every claimed line is replayed by `verify_vcf_line` (every attacker move legal and a four or
 //! the final five, every defender move the forced block, the defender never holding a five).
 
-mod common;
+use crate::common;
 
-use common::{data, fixture, puzzles};
+use crate::common::{data, fixture, puzzles};
 use lianzhu::eval::EvalBoard;
 use lianzhu::notation::parse_pos;
 use lianzhu::rules::{self, Board};

@@ -25,9 +25,9 @@
 //! - Every session's transcript (`>` sent, `<` received) is written to
 //!   `target/wine-run/<session>/transcript.txt` and printed on failure.
 
-mod common;
+use crate::common;
 
-use common::{ci, read_lines, rule_checks, LineCheck};
+use crate::common::{ci, read_lines, rule_checks, LineCheck};
 use lianzhu::notation::parse_moves;
 use lianzhu::rules::{forbidden_points, is_legal, Board};
 use lianzhu::types::{Color, Pos, Rule};

@@ -6,9 +6,7 @@
 //! Timings are never asserted tightly: the machine is shared, so only generous upper bounds
 //! ("answers within seconds, not at the end of a 30 s turn") are used.
 
-mod common;
-
-use common::{read_lines, Brain, LineCheck};
+use crate::common::{read_lines, Brain, LineCheck};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::process::{Command, Stdio};

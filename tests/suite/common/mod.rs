@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests (each test file says `mod common;`):
+//! Helpers shared by the integration tests (each test module says `use crate::common;`):
 //! - `RULES`: every rule;
 //! - `have_shared_data()`: whether `../shared/data` is here (the skip-or-fail policy of
 //!   `shared.rs`); every test that reads it starts with `if !have_shared_data() { return; }`;
