@@ -9,8 +9,8 @@
 //! the solver rather than machine noise. A `vcf split` line per rule gives where a `solve`'s
 //! time goes: building the position from the plain board, the proof on a built position with
 //! a new prover, and the replay of a won line on the plain board (medians of each part).
-//! Without `../shared/data` it prints the skip notice of `tests/suite/common/shared.rs` and measures
-//! nothing (under `CI` it fails).
+//! Without `../shared/data` it prints the skip notice of `tests/suite/common/shared.rs` and
+//! measures nothing (under `CI` it fails).
 
 #[path = "../tests/suite/common/shared.rs"]
 mod shared;

@@ -10,7 +10,8 @@
 //! - Commands are carried out and answered in the order received; a command that fails
 //!   leaves the game as it was and is answered `ERROR <why>` (unknown ones `UNKNOWN <what>`).
 //!   `INFO` is never answered except, for a value we refuse, by one `MESSAGE` line.
-//! - Our reply move is legal ([`Engine::choose`]) and is played on our board before it is sent.
+//! - Our reply move is legal ([`Engine::run`] checks every line it returns) and is played on our
+//!   board before it is sent.
 //! - `END` ends the session only after every command before it has been answered. From the
 //!   moment the reader reads `END` (it reads nothing after it) every running or coming search
 //!   stops at once, its move still sent; the main thread then reaches `END` and returns, and

@@ -2,9 +2,12 @@
 //!
 //! Layout: `alphabeta` (the per-thread PVS worker), `movegen` (threat-aware generation),
 //! `defence` (the last check of a move against the opponent's VCF; the leaves' VCF probe is
-//! the prover's bounded call, [`crate::threat::vcf::VcfProver::leaf`]), `tt` (shared lock-free table), `history`, `time` (the time manager),
-//! `params` (every tunable). Lazy SMP: [`Limits::threads`] workers share the TT and the
-//! stop flags; the main worker alone reads the clock and reports.
+//! the prover's bounded call, [`crate::threat::vcf::VcfProver::leaf`]), `tt` (shared
+//! lock-free table), `history`, `time` (the time manager), `params` (every tunable). Lazy
+//! SMP: [`Limits::threads`] workers share the TT and the stop flags; the main worker alone
+//! reads the clock and reports. One position per search: the root's VCF, defence and
+//! confirmation checks run on the search's [`EvalBoard`] with make/undo, and every worker
+//! starts from a copy of it.
 //!
 //! Invariants: the move returned is always legal for the side to move (checked with the
 //! rules layer's exact test); an immediate win is taken and a single forced reply is played

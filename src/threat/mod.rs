@@ -29,8 +29,8 @@
 //!   way on a position the caller already has (the search's root).
 //! - [`vcf::VcfProver::leaf`]: the same search bounded for the search's leaves (a few dozen
 //!   fours, fours that build on the previous one), on the search's own position.
-//! - [`vcf::defences`]`(pos, detect, per_move, deadline) -> Option<Vec<Pos>>`: at the root, when the
-//!   opponent has a VCF, the moves after which it is gone (a superset: limit hits count).
+//! - [`vcf::defences`]`(pos, detect, per_move, deadline) -> Option<Vec<Pos>>`: at the root,
+//!   when the opponent has a VCF, the moves after which it is gone (a superset: limit hits count).
 //! - [`vcf::VcfProver`]: these calls on a reusable object (one per search thread) that
 //!   keeps its buffers and its table of proven fails between calls.
 //! - [`vct::solve`], same shape as [`vcf::solve`], for continuous threats (fours and threes).
