@@ -319,15 +319,8 @@ impl Searcher {
         let empties: Vec<Pos> = board.empty_points().collect();
         let deadline = Clock::start(budget).deadline(ROOT_DEFENCES_SHARE);
         let mut eb = EvalBoard::with_tables(board, rule, self.eval.get(rule));
-        self.root_moves(
-            board,
-            &mut eb,
-            limits,
-            vcf_node_limit(budget),
-            &empties,
-            deadline,
-        )
-        .0
+        self.root_moves(&mut eb, limits, vcf_node_limit(budget), &empties, deadline)
+            .0
     }
 
     /// [`Searcher::think`] with every kind of [`Progress`] passed to `on`.
@@ -415,7 +408,6 @@ impl Searcher {
 
         // Step 2. Root moves.
         let (roots, kind, defending) = self.root_moves(
-            board,
             &mut eb,
             limits,
             vcf_nodes,
@@ -521,21 +513,18 @@ impl Searcher {
         })
     }
 
-    /// Step 2 of [`Searcher::think`]: the root moves of `board`, whose position `eb` comes
-    /// back as it was, what the generator said about the node, and whether the roots were cut to
+    /// Step 2 of [`Searcher::think`]: the root moves of the position `eb` (restored on
+    /// return), what the generator said about the node, and whether the roots were cut to
     /// the refutations of the opponent's VCF. Never empty while a legal move exists.
     fn root_moves(
         &self,
-        board: &Board,
         eb: &mut EvalBoard,
         limits: &Limits,
         vcf_nodes: u64,
         empties: &[Pos],
         deadline: Option<Instant>,
     ) -> (Vec<Pos>, NodeKind, bool) {
-        let rule = eb.rule();
-        let me = board.side_to_move();
-        let legal = |p: Pos| rules::is_legal(board, p, me, rule);
+        let (rule, me) = (eb.rule(), eb.side_to_move());
         let excluded = |p: &Pos| limits.exclude.contains(p);
         // Root moves: the threat-aware generator, then the exact legality test.
         let history = history::History::new();
@@ -543,7 +532,7 @@ impl Searcher {
         let kind = movegen::generate(
             eb,
             &Hints {
-                tt_move: self.tt.probe(board.hash()).map_or(Pos::NONE, |e| e.mv),
+                tt_move: self.tt.probe(eb.board().hash()).map_or(Pos::NONE, |e| e.mv),
                 killers: [Pos::NONE; 2],
                 history: &history,
                 counter: Pos::NONE,
@@ -554,7 +543,7 @@ impl Searcher {
             NodeKind::Win(p) => vec![p],
             _ => moves.iter().map(|m| m.pos).collect(),
         };
-        roots.retain(|&p| legal(p));
+        roots.retain(|&p| rules::is_legal(eb.board(), p, me, rule));
         // If the opponent has a VCF, only moves that refute it (a block, a counter-four that
         // breaks it, our own five) can save the game: keep the generated moves among them, or
         // all of them if the generator found none. A per-move search that hits its node limit
@@ -580,6 +569,9 @@ impl Searcher {
                 .collect();
             roots = if kept.is_empty() { defences } else { kept };
         }
+        // The proofs are done: from here on the position is only read.
+        let board = eb.board();
+        let legal = |p: Pos| rules::is_legal(board, p, me, rule);
         if !limits.exclude.is_empty() {
             let mut kept: Vec<Pos> = roots.iter().copied().filter(|p| !excluded(p)).collect();
             if kept.is_empty() {
