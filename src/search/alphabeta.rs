@@ -658,6 +658,19 @@ impl<'a> Worker<'a> {
         let lmp_limit =
             self.lmp[(depth.max(1) as usize).min(LMP_DEPTHS - 1)][usize::from(improving)];
         let killers = self.frames[ply].killers;
+        // Distraction pruning: facing a live three at a shallow depth, an own four that blocks
+        // none of the opponent's four points and lies far from both last moves only delays
+        // the threat (the horizon's VCF probe still sees a counter-attack that wins).
+        let distract = kind == NodeKind::Defend && depth < DISTRACT_DEPTH;
+        let recent = {
+            let h = self.eb.board().history();
+            [h.len().checked_sub(1), h.len().checked_sub(2)].map(|i| i.map(|i| h[i].0))
+        };
+        let far = |p: Pos| {
+            recent
+                .iter()
+                .all(|r| r.is_none_or(|q| q.distance(p) > DISTRACT_DISTANCE))
+        };
         let mut best = -INF;
         let mut best_move = Pos::NONE;
         let original_alpha = alpha;
@@ -667,6 +680,9 @@ impl<'a> Worker<'a> {
                 && m.blocks < CellThreat::Flex3x2;
             if !pv_node && quiet && i >= lmp_limit && best > -MATE_BOUND {
                 break;
+            }
+            if distract && best > -MATE_BOUND && m.blocks < CellThreat::Block4 && far(m.pos) {
+                continue;
             }
             let new_depth = new_depth - i32::from(fail_high && m.threat < CellThreat::Block4);
             self.eb.make(m.pos);

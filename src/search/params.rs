@@ -66,6 +66,13 @@ pub const PROBE_FOURS: u32 = 16;
 /// while its ply is less than the iteration's depth plus this.
 pub const THREAT_EXTENSION_PLIES: i32 = 4;
 
+/// Distraction pruning: below this depth, a node facing a live three skips own fours that
+/// block no opponent four point and lie farther than [`DISTRACT_DISTANCE`] from both last
+/// moves.
+pub const DISTRACT_DEPTH: i32 = 4;
+/// Distraction pruning: Chebyshev distance beyond which a four counts as far.
+pub const DISTRACT_DISTANCE: usize = 4;
+
 /// Nodes between time checks on the main thread.
 pub const TIME_CHECK_NODES: u64 = 256;
 
