@@ -641,9 +641,9 @@ impl<'a> Worker<'a> {
         }
 
         // Step 7. Search the moves: PVS with late-move reductions and move-count pruning.
-        // Moves that make a four are never pruned or reduced; quiet moves (no live three
-        // made, no double three blocked) are pruned by count at every depth. A singular TT
-        // move (first) gets its extension.
+        // Moves that make a four are never reduced, and pruned only as distractions from a
+        // live three; quiet moves (no live three made, no double three blocked) are pruned by
+        // count at every depth. A singular TT move (first) gets its extension.
         let forced = kind == NodeKind::Forced;
         let new_depth = if forced { depth } else { depth - 1 };
         // Fail-high reduction: an expected cut node well above beta needs no full depth for
