@@ -662,9 +662,11 @@ impl<'a> Worker<'a> {
         // none of the opponent's four points and lies far from both last moves only delays
         // the threat (the horizon's VCF probe still sees a counter-attack that wins).
         let distract = kind == NodeKind::Defend && depth < DISTRACT_DEPTH;
-        let recent = {
+        let recent = if distract {
             let h = self.eb.board().history();
             [h.len().checked_sub(1), h.len().checked_sub(2)].map(|i| i.map(|i| h[i].0))
+        } else {
+            [None; 2]
         };
         let far = |p: Pos| {
             recent

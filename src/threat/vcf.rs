@@ -132,11 +132,11 @@ pub fn prove(pos: &mut EvalBoard, attacker: Color, limits: VcfLimits) -> VcfResu
 }
 
 /// For the side to move on `pos` (restored on return), whose opponent may have a VCF: `None`
-/// if the opponent has no VCF found within `detect`; otherwise `Some` of every legal move of the side to move after which
-/// the opponent's VCF is no longer found within `per_move` (a five of our own included), in
-/// [`Pos`] order. An empty list means every move loses to a VCF. A move after which the
-/// search only reaches its limit counts as a defence, so the list never drops a real one; the
-/// search can safely restrict the root to it.
+/// if the opponent has no VCF found within `detect`; otherwise `Some` of every legal move of
+/// the side to move after which the opponent's VCF is no longer found within `per_move` (a
+/// five of our own included), in [`Pos`] order. An empty list means every move loses to a
+/// VCF. A move after which the search only reaches its limit counts as a defence, so the list
+/// never drops a real one; the search can safely restrict the root to it.
 ///
 /// Cost: at most [`DEFENCE_BUDGET`] times `detect.max_nodes` prover nodes in all. The moves
 /// most likely to refute are checked first: the points of the opponent's winning line, then
