@@ -165,6 +165,14 @@ impl Engine {
         self.eval = eval;
     }
 
+    /// Plays by `rule` from the next search on and builds its pattern and evaluation tables
+    /// now: managers may send `INFO rule` after `START`, and `INFO` is not timed, so the first
+    /// move under the new rule does not pay for the tables.
+    pub fn set_rule(&mut self, rule: Rule) {
+        self.options.rule = rule;
+        self.prepare_tables();
+    }
+
     /// Starts a new game on an empty `width` x `height` board. On error the previous game
     /// (if any) stays as it was. The blocked moves are kept unless the board size changes
     /// (Yixin-Board sends `START` before every position it analyses).
@@ -499,13 +507,18 @@ impl Engine {
     /// for the default budget would already be over a smaller limit. The first search
     /// allocates it ([`Engine::searcher`]).
     fn prepare(&mut self) {
-        tables::init(self.options.rule);
-        let _ = self.eval.get(self.options.rule);
+        self.prepare_tables();
         let bytes = search::tt_bytes(self.options.hash_kb, self.options.max_memory);
         if let Some(s) = self.searcher.as_mut() {
             s.resize(bytes);
             s.clear();
         }
+    }
+
+    /// Builds the pattern tables of the current rule (once per rule and process).
+    fn prepare_tables(&mut self) {
+        tables::init(self.options.rule);
+        let _ = self.eval.get(self.options.rule);
     }
 }
 
@@ -608,6 +621,27 @@ mod tests {
         assert_eq!(e.limits().threads, cpus.min(MAX_THREADS));
         e.options.threads = 0;
         assert_eq!(e.limits().threads, 1);
+    }
+
+    #[test]
+    fn a_rule_set_after_start_rules_the_game_in_progress() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        let black = [(7, 5), (7, 6), (5, 7), (6, 7)];
+        let white = [(0, 0), (0, 2), (0, 4), (14, 14)];
+        for ((bx, by), (wx, wy)) in black.into_iter().zip(white) {
+            e.play(Pos::new(bx, by)).unwrap();
+            e.play(Pos::new(wx, wy)).unwrap();
+        }
+        let double_three = Pos::new(7, 7);
+        assert!(e.is_legal_move(double_three));
+        assert!(e.forbidden_points().is_empty());
+        e.set_rule(Rule::Renju);
+        assert_eq!(e.options.rule, Rule::Renju);
+        assert!(!e.is_legal_move(double_three));
+        assert_eq!(e.forbidden_points(), vec![double_three]);
+        e.set_rule(Rule::Freestyle);
+        assert!(e.is_legal_move(double_three));
     }
 
     #[test]

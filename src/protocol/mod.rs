@@ -339,6 +339,7 @@ impl<W: Write> Session<W> {
     }
 
     fn apply_info(&mut self, info: Info) {
+        let mut new_rule = None;
         let o = &mut self.engine.options;
         match info {
             Info::TimeoutTurn(v) => o.timeout_turn_ms = v,
@@ -347,7 +348,7 @@ impl<W: Write> Session<W> {
             Info::MaxMemory(v) => o.max_memory = v,
             Info::GameType(v) => o.game_type = v,
             Info::Rule(v) => match Rule::from_gomocup(v) {
-                Some(rule) => o.rule = rule,
+                Some(rule) => new_rule = Some(rule),
                 None => {
                     let why = format!("rule {v} is not supported; keeping rule {}", o.rule);
                     self.out.message(&why);
@@ -372,6 +373,9 @@ impl<W: Write> Session<W> {
             Info::Invalid { key, why } => self.out.message(&format!(
                 "INFO {key} ignored: {why}; keeping the previous value"
             )),
+        }
+        if let Some(rule) = new_rule {
+            self.engine.set_rule(rule);
         }
     }
 
