@@ -6,8 +6,7 @@
 //! starting and the learned tables on both sets; the tables go to `--out`.
 
 use clap::Parser;
-use lianzhu::eval::EvalTables;
-use lianzhu::rules::pattern::LinePattern;
+use lianzhu::eval::{shape, EvalTables};
 use lianzhu::search::movegen;
 use lianzhu::train::data::{parse_games, parse_match_record};
 use lianzhu::train::fit::{self, Dataset, FitOptions};
@@ -221,9 +220,9 @@ fn run(args: &Args) -> Result<(), String> {
 
 /// The `n` most frequent parameters of each kind, with their start and learned values.
 fn show(train: &Dataset, w0: &[f32], w: &[f32], n: usize) {
-    use lianzhu::eval::tables::{pcode_patterns, PCODES, THREAT_MASKS};
+    use lianzhu::eval::tables::{pcode_shapes, PCODES, THREAT_MASKS};
     let seen = train.occurrences();
-    let names = pcode_patterns();
+    let names = pcode_shapes();
     let mut order: Vec<usize> = (0..fit::PARAMS).filter(|&k| seen[k] > 0).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(seen[k]));
     for (kind, range) in [
@@ -234,7 +233,7 @@ fn show(train: &Dataset, w0: &[f32], w: &[f32], n: usize) {
         for &k in order.iter().filter(|k| range.contains(k)).take(n) {
             let what = if kind == "value" {
                 let (cr, pcode) = (k / PCODES, k % PCODES);
-                let pats: Vec<&str> = names[pcode].iter().map(|&p| pattern_name(p)).collect();
+                let pats: Vec<&str> = names[pcode].iter().map(|&p| shape::name(p)).collect();
                 let colour = if cr / 2 == 0 { "black" } else { "white" };
                 let role = if cr % 2 == 0 { "to move" } else { "waiting" };
                 format!("{colour} {role} {}", pats.join(" "))
@@ -248,24 +247,6 @@ fn show(train: &Dataset, w0: &[f32], w: &[f32], n: usize) {
             };
             println!("  {what:36} {:8} {:8.1} {:8.1}", seen[k], w0[k], w[k]);
         }
-    }
-}
-
-/// A short name of the line pattern `p` (for the trainer's reports).
-fn pattern_name(p: u8) -> &'static str {
-    match LinePattern::from_u8(p) {
-        LinePattern::Dead => "-",
-        LinePattern::Overline => "L",
-        LinePattern::Block1 => "B1",
-        LinePattern::Flex1 => "F1",
-        LinePattern::Block2 => "B2",
-        LinePattern::Flex2 => "F2",
-        LinePattern::Block3 => "B3",
-        LinePattern::Flex3 => "F3",
-        LinePattern::Block4 => "B4",
-        LinePattern::Flex4 => "F4",
-        LinePattern::DoubleFour => "44",
-        LinePattern::Five => "5",
     }
 }
 

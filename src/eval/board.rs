@@ -1,8 +1,9 @@
 //! [`EvalBoard`]: a [`Board`] plus incrementally kept pattern state.
 //!
 //! For every playable cell and direction it keeps the 20-bit line key (the 5 cells either
-//! side); for every empty cell the [`LinePattern`] each colour would make in each direction,
-//! the combined [`CellThreat`] byte per colour and its score; and per colour the number of
+//! side); for every empty cell the shape ([`super::shape`], a [`LinePattern`] with live twos
+//! and threes told apart) each colour would make in each direction, the combined
+//! [`CellThreat`] byte per colour and its score; and per colour the number of
 //! empty cells of each threat class and the sum of cell scores. It also keeps, per cell, the
 //! number of stones within Chebyshev distance 2 (the move-candidate area).
 //!
@@ -18,11 +19,12 @@
 //! equals what [`EvalBoard::new`] computes for the same stones; stone cells carry no threat
 //! and are not counted.
 
+use super::shape::{self, ShapeTable};
 use super::tables::{pcode_of, threat_mask, EvalSet, EvalTables, VALUE_UNIT};
 use crate::rules::pattern::{
     shift_of, CellThreat, LinePattern, EMPTY, MAYBE_FOUL, THREAT_MASK, WALL,
 };
-use crate::rules::tables::{self, color_code, PatternTable};
+use crate::rules::tables::color_code;
 use crate::rules::{self, Board, Cell};
 use crate::types::{Color, Pos, Rule, CELLS, DIRECTIONS, PAD, STRIDE};
 use std::sync::Arc;
@@ -32,7 +34,7 @@ use std::sync::Arc;
 pub struct EvalBoard {
     board: Board,
     rule: Rule,
-    table: &'static PatternTable,
+    table: &'static ShapeTable,
     tables: Arc<EvalTables>,
     keys: Box<[[u32; 4]; CELLS]>,
     cells: Box<[CellState; CELLS]>,
@@ -50,12 +52,12 @@ pub struct EvalBoard {
     log: Vec<CellState>,
 }
 
-/// The state of one cell. For an empty cell: per direction the table entry (black's
-/// pattern in the low nibble, white's in the high one), and per colour the combination key
-/// of its four patterns, its threat byte, its values for role 0 (that colour to move) and
-/// role 1 (in 1/[`VALUE_UNIT`] units) and its move-ordering value. A stone cell keeps threat and values 0 (and stale line
-/// fields). One cell is 32 bytes, so a change touches one half cache line and its log entry
-/// is a plain copy.
+/// The state of one cell. For an empty cell: per direction the table entry (black's shape
+/// in the low nibble, white's in the high one), and per colour the combination key of its
+/// four shapes, its threat byte, its values for role 0 (that colour to move) and role 1 (in
+/// 1/[`VALUE_UNIT`] units) and its move-ordering value. A stone cell keeps threat and values
+/// 0 (and stale line fields). One cell is 32 bytes, so a change touches one half cache line
+/// and its log entry is a plain copy.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 #[repr(align(32))]
 struct CellState {
@@ -102,7 +104,7 @@ impl EvalBoard {
         let mut eb = EvalBoard {
             board: board.clone(),
             rule,
-            table: tables::table(rule),
+            table: shape::table(rule),
             tables,
             keys: per_cell([0; 4]),
             cells: per_cell(CellState::default()),
@@ -248,8 +250,14 @@ impl EvalBoard {
     /// The pattern `color` would make at `p` along direction `dir` (0..4).
     #[inline]
     pub fn pattern(&self, p: Pos, color: Color, dir: usize) -> LinePattern {
+        LinePattern::from_u8(shape::base(self.shape(p, color, dir)))
+    }
+
+    /// The shape code ([`super::shape`]) `color` would make at `p` along direction `dir`.
+    #[inline]
+    pub fn shape(&self, p: Pos, color: Color, dir: usize) -> u8 {
         let entry = self.cells[p.index()].entry[dir & 3];
-        LinePattern::from_u8((entry >> (4 * (color.index() & 1))) & 15)
+        (entry >> (4 * (color.index() & 1))) & 15
     }
 
     /// The move-ordering value of the empty cell `p` for `color` (the hand-set cell score:
@@ -259,7 +267,7 @@ impl EvalBoard {
         i32::from(self.cells[p.index()].order[color.index()])
     }
 
-    /// The pcode of `color` at the empty cell `p` (its four line patterns as a multiset).
+    /// The pcode of `color` at the empty cell `p` (its four line shapes as a multiset).
     #[inline]
     pub fn pcode(&self, p: Pos, color: Color) -> usize {
         pcode_of(usize::from(self.cells[p.index()].combo[color.index()]))
@@ -457,7 +465,7 @@ impl EvalBoard {
         }
         for c in 0..2 {
             let pats = cell.entry.map(|e| (e >> (4 * c)) & 15);
-            cell.combo[c] = tables::combine_key(pats) as u16;
+            cell.combo[c] = shape::shape_key(pats) as u16;
         }
         for c in 0..2 {
             if counted {
@@ -547,7 +555,7 @@ impl EvalBoard {
                 continue;
             }
             let cell = &mut self.cells[q];
-            let weight = tables::COMBINE_WEIGHTS[DI] as u16;
+            let weight = shape::SHAPE_WEIGHTS[DI] as u16;
             cell.combo[c] = cell.combo[c]
                 .wrapping_add(u16::from(n).wrapping_mul(weight))
                 .wrapping_sub(u16::from(o).wrapping_mul(weight));

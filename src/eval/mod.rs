@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 mod board;
+pub mod shape;
 pub mod tables;
 pub mod weights;
 

@@ -2,74 +2,105 @@
 //! role, and one tempo value per threat mask; the hand-set [`Weights`] as one such table, and
 //! learned tables read from (and written to) a small binary file.
 //!
-//! A *pcode* is the unordered multiset of a cell's four line patterns ([`crate::rules::pattern::LinePattern`]) for one colour:
-//! C(12 + 3, 4) = 1365 of them, numbered densely ([`pcode_of`]). A cell's value for a colour
+//! A *pcode* is the unordered multiset of a cell's four line shapes ([`super::shape`]: the
+//! line patterns with live twos and threes told apart) for one colour: C(15 + 3, 4) = 3060 of
+//! them, numbered densely ([`pcode_of`]). A cell's value for a colour
 //! depends on its pcode and on whether that colour is the side to move (role 0) or not
 //! (role 1). The *threat mask* ([`THREAT_MASKS`] entries) says which threat classes each side
 //! has anywhere on the board, from the side to move's view; its table is the tempo term (who
 //! moves first with a four-plus against a three, and so on).
 //!
-//! File format, version 1 (all integers little-endian): the 8 bytes `LZEVAL` 0 1; the rule's
+//! File format, version 2 (all integers little-endian): the 8 bytes `LZEVAL` 0 2; the rule's
 //! Gomocup number (u8) and three zero bytes; the values, i16 in evaluation units, indexed
 //! `[colour][role][pcode]` (black first, role 0 first); the tempo values, i16, indexed
 //! `[side to move][mask]`; the move-ordering scores, i16, indexed `[colour][part][pcode]`
 //! (part 0: the colour's own move there, part 1: the colour blocking the other's cell). A file
-//! of any other length or header is rejected.
+//! of any other length or header is rejected, except version 1 (`LZEVAL` 0 1, the same
+//! layout over the 1365 multisets of four line patterns), read as the version-2 tables that
+//! give every shape its line pattern's values.
 //!
 //! Invariants: tables are immutable once built; [`EvalTables::from_bytes`] of
 //! [`EvalTables::to_bytes`] gives the same tables; no global mutable state (the pcode map is
 //! built once, immutably).
 
+use super::shape::{self, SHAPE_KEYS, SHAPE_SLOTS};
 use super::weights::Weights;
 use crate::rules::pattern::{CellThreat, THREAT_MASK};
-use crate::rules::tables::{self, combo_patterns, COMBINE_KEYS, COMBINE_SLOTS};
+use crate::rules::tables::{self, combo_patterns, COMBINE_KEYS};
 use crate::types::Rule;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
-/// Number of pcodes: multisets of four of the 12 line patterns.
-pub const PCODES: usize = 1365;
+/// Number of pcodes: multisets of four of the 15 shapes.
+pub const PCODES: usize = 3060;
+/// Number of version-1 pcodes: multisets of four of the 12 line patterns.
+pub const V1_PCODES: usize = 1365;
 /// Number of threat masks (11 flags).
 pub const THREAT_MASKS: usize = 1 << 11;
 /// Values are stored at runtime in 1/`VALUE_UNIT` evaluation units (the hand-set weights scale
 /// the side to move's sum by 20/16 = 5/4).
 pub const VALUE_UNIT: i32 = 4;
 
-const MAGIC: [u8; 8] = *b"LZEVAL\x00\x01";
+const MAGIC: [u8; 8] = *b"LZEVAL\x00\x02";
+const MAGIC_V1: [u8; 8] = *b"LZEVAL\x00\x01";
 const HEADER: usize = 12;
+/// Length of a version-2 file.
+pub const FILE_BYTES: usize = file_bytes(PCODES);
 /// Length of a version-1 file.
-pub const FILE_BYTES: usize = HEADER + 2 * (2 * 2 * PCODES + 2 * THREAT_MASKS + 2 * 2 * PCODES);
+pub const V1_FILE_BYTES: usize = file_bytes(V1_PCODES);
 
-/// The dense pcode of every ordered combination key.
-static PCODE: LazyLock<Box<[u16]>> = LazyLock::new(|| {
-    let mut index = vec![0u16; 12 * 12 * 12 * 12];
-    let mut next = 0u16;
-    let mut first = vec![u16::MAX; 12 * 12 * 12 * 12];
-    for (key, slot) in index.iter_mut().enumerate() {
-        let mut p = combo_patterns(key);
-        p.sort_unstable();
-        let sorted = tables::combine_key(p);
-        if first[sorted] == u16::MAX {
-            first[sorted] = next;
-            next += 1;
-        }
-        *slot = first[sorted];
-    }
-    debug_assert_eq!(usize::from(next), PCODES);
-    index.into_boxed_slice()
-});
-
-/// The pcode of an ordered combination key ([`tables::combine_key`]).
-#[inline]
-pub fn pcode_of(combo: usize) -> usize {
-    usize::from(PCODE[combo % COMBINE_KEYS])
+const fn file_bytes(pcodes: usize) -> usize {
+    HEADER + 2 * (2 * 2 * pcodes + 2 * THREAT_MASKS + 2 * 2 * pcodes)
 }
 
-/// The four patterns (sorted) of every pcode.
-pub fn pcode_patterns() -> Vec<[u8; 4]> {
+/// Dense numbers of the multisets of `keys` combination keys, in the order their first key
+/// comes: the number of every key.
+fn dense_multisets(
+    keys: usize,
+    codes: impl Fn(usize) -> [u8; 4],
+    key_of: impl Fn([u8; 4]) -> usize,
+) -> Box<[u16]> {
+    let mut first = vec![u16::MAX; keys];
+    let mut next = 0u16;
+    (0..keys)
+        .map(|key| {
+            let mut c = codes(key);
+            c.sort_unstable();
+            let sorted = key_of(c);
+            if first[sorted] == u16::MAX {
+                first[sorted] = next;
+                next += 1;
+            }
+            first[sorted]
+        })
+        .collect()
+}
+
+/// The dense pcode of every ordered shape combination key.
+static PCODE: LazyLock<Box<[u16]>> =
+    LazyLock::new(|| dense_multisets(SHAPE_KEYS, shape::key_shapes, shape::shape_key));
+
+/// The version-1 pcode (of the line patterns) of every pcode.
+static V1_PCODE: LazyLock<Box<[u16]>> = LazyLock::new(|| {
+    let v1 = dense_multisets(COMBINE_KEYS, combo_patterns, tables::combine_key);
+    let mut out = vec![0u16; PCODES];
+    for key in 0..SHAPE_KEYS {
+        out[pcode_of(key)] = v1[shape::pattern_key(key)];
+    }
+    out.into_boxed_slice()
+});
+
+/// The pcode of an ordered shape combination key ([`shape::shape_key`]).
+#[inline]
+pub fn pcode_of(combo: usize) -> usize {
+    usize::from(PCODE[combo % SHAPE_KEYS])
+}
+
+/// The four shapes (sorted) of every pcode.
+pub fn pcode_shapes() -> Vec<[u8; 4]> {
     let mut out = vec![[0u8; 4]; PCODES];
-    for key in 0..COMBINE_KEYS {
-        let mut p = combo_patterns(key);
+    for key in 0..SHAPE_KEYS {
+        let mut p = shape::key_shapes(key);
         p.sort_unstable();
         out[pcode_of(key)] = p;
     }
@@ -103,11 +134,11 @@ pub fn threat_mask(counts: &[[u16; 32]; 2], me: usize) -> usize {
     mask
 }
 
-/// The hand-set score of colour index `c` at a cell of combination key `key` under `rule`
-/// (its line scores plus its class bonus, 0 for a renju foul).
+/// The hand-set score of colour index `c` at a cell of shape combination key `key` under
+/// `rule` (the line scores of its patterns plus its class bonus, 0 for a renju foul).
 pub fn hand_cell(rule: Rule, weights: &Weights, key: usize, c: usize) -> i32 {
-    let class = tables::table(rule).combine_keyed(key, c) & THREAT_MASK;
-    weights.cell(combo_patterns(key), class)
+    let class = shape::table(rule).combine_keyed(key, c) & THREAT_MASK;
+    weights.cell(shape::key_shapes(key).map(shape::base), class)
 }
 
 /// The tables of one rule.
@@ -116,9 +147,10 @@ pub struct EvalTables {
     rule: Rule,
     /// `[colour][pcode]` -> the value for role 0 and role 1, in 1/[`VALUE_UNIT`] units.
     value: Box<[[[i32; 2]; PCODES]; 2]>,
-    /// The same values by ordered combination key, `[combo][colour]`, for the incremental
-    /// update (one lookup, no pcode step), followed by the cell's move-ordering value.
-    by_combo: Box<[[[i16; 3]; 2]; COMBINE_SLOTS]>,
+    /// The same values by ordered shape combination key, `[combo][colour]`, for the
+    /// incremental update (one lookup, no pcode step), followed by the cell's move-ordering
+    /// value.
+    by_combo: Box<[[[i16; 3]; 2]; SHAPE_SLOTS]>,
     /// `[side to move][mask]`, in evaluation units.
     tempo: Box<[[i32; THREAT_MASKS]; 2]>,
     /// `[colour][part][pcode]`, as in the file.
@@ -132,9 +164,9 @@ pub struct EvalTables {
 /// Why a table file was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalFileError {
-    /// The file is not `FILE_BYTES` long.
+    /// The file is neither `FILE_BYTES` nor `V1_FILE_BYTES` long.
     Length(usize),
-    /// The first 8 bytes are not the version-1 magic.
+    /// The first 8 bytes are not a version-2 or version-1 magic of that length.
     Magic,
     /// The rule byte is not a rule we play.
     Rule(u8),
@@ -153,10 +185,11 @@ impl fmt::Display for EvalFileError {
             EvalFileError::Length(n) => {
                 write!(
                     f,
-                    "eval file has {n} bytes, a version-1 file has {FILE_BYTES}"
+                    "eval file has {n} bytes, a version-2 file has {FILE_BYTES} \
+                     (version 1: {V1_FILE_BYTES})"
                 )
             }
-            EvalFileError::Magic => write!(f, "not a version-1 Lianzhu eval file"),
+            EvalFileError::Magic => write!(f, "not a Lianzhu eval file (version 2 or 1)"),
             EvalFileError::Rule(r) => write!(f, "eval file for unknown rule {r}"),
             EvalFileError::WrongRule { file, wanted } => {
                 write!(f, "eval file is for {file}, not {wanted}")
@@ -182,7 +215,7 @@ impl EvalTables {
     pub fn from_weights(rule: Rule, weights: &Weights) -> EvalTables {
         let mut value = rows([[0i32; 2]; PCODES]);
         let unit = 16 / VALUE_UNIT;
-        for key in 0..COMBINE_KEYS {
+        for key in 0..SHAPE_KEYS {
             for (c, row) in value.iter_mut().enumerate() {
                 let cell = hand_cell(rule, weights, key, c);
                 row[pcode_of(key)] =
@@ -201,7 +234,7 @@ impl EvalTables {
     ) -> EvalTables {
         let mut by_combo = rows([[0i16; 3]; 2]);
         let clamp = |x: i32| x.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
-        for (key, slot) in by_combo.iter_mut().enumerate().take(COMBINE_KEYS) {
+        for (key, slot) in by_combo.iter_mut().enumerate().take(SHAPE_KEYS) {
             for (c, v) in slot.iter_mut().enumerate() {
                 let [v0, v1] = value[c][pcode_of(key)];
                 let order = hand_cell(rule, &Weights::DEFAULT, key, c);
@@ -256,12 +289,12 @@ impl EvalTables {
         self.value[colour & 1][pcode]
     }
 
-    /// The values of `colour` at a cell of ordered combination key `combo` ([`tables::combine_key`]),
-    /// for role 0 and role 1 in 1/[`VALUE_UNIT`] units, and its move-ordering value (the
-    /// hand-set cell score, whatever the evaluation's values).
+    /// The values of `colour` at a cell of ordered shape combination key `combo`
+    /// ([`shape::shape_key`]), for role 0 and role 1 in 1/[`VALUE_UNIT`] units, and its
+    /// move-ordering value (the hand-set cell score, whatever the evaluation's values).
     #[inline(always)]
     pub fn combo_value(&self, combo: usize, colour: usize) -> ([i32; 2], i16) {
-        let [v0, v1, order] = self.by_combo[combo & (COMBINE_SLOTS - 1)][colour & 1];
+        let [v0, v1, order] = self.by_combo[combo & (SHAPE_SLOTS - 1)][colour & 1];
         ([i32::from(v0), i32::from(v1)], order)
     }
 
@@ -320,7 +353,7 @@ impl EvalTables {
         &self.policy
     }
 
-    /// The version-1 file of these tables.
+    /// The version-2 file of these tables.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FILE_BYTES);
         out.extend_from_slice(&MAGIC);
@@ -340,38 +373,53 @@ impl EvalTables {
         out
     }
 
-    /// Tables from a version-1 file; `Err` says why the file is not one.
+    /// Tables from a version-2 file, or from a version-1 file (every shape valued as its
+    /// line pattern); `Err` says why the file is neither.
     pub fn from_bytes(bytes: &[u8]) -> Result<EvalTables, EvalFileError> {
-        if bytes.len() != FILE_BYTES {
-            return Err(EvalFileError::Length(bytes.len()));
-        }
-        if bytes[..8] != MAGIC || bytes[9..12] != [0, 0, 0] {
+        let (magic, pcodes) = match bytes.len() {
+            FILE_BYTES => (MAGIC, PCODES),
+            V1_FILE_BYTES => (MAGIC_V1, V1_PCODES),
+            n => return Err(EvalFileError::Length(n)),
+        };
+        if bytes[..8] != magic || bytes[9..12] != [0, 0, 0] {
             return Err(EvalFileError::Magic);
         }
         let rule = Rule::from_gomocup(i64::from(bytes[8]))
             .filter(|r| r.gomocup_id() == u32::from(bytes[8]))
             .ok_or(EvalFileError::Rule(bytes[8]))?;
-        let mut words = bytes[HEADER..]
+        let words: Vec<i16> = bytes[HEADER..]
             .chunks_exact(2)
-            .map(|w| i16::from_le_bytes([w[0], w[1]]));
+            .map(|w| i16::from_le_bytes([w[0], w[1]]))
+            .collect();
+        let (values, rest) = words.split_at(4 * pcodes);
+        let (tempos, policies) = rest.split_at(2 * THREAT_MASKS);
+        // The file's pcode of each pcode: itself, or its line patterns' version-1 pcode.
+        let file_pcode = |k: usize| {
+            if pcodes == PCODES {
+                k
+            } else {
+                usize::from(V1_PCODE[k])
+            }
+        };
         let mut value = rows([[0i16; PCODES]; 2]);
-        let mut tempo = rows([0i16; THREAT_MASKS]);
         let mut policy = rows([[0i16; PCODES]; 2]);
-        let slots = value
-            .iter_mut()
-            .flatten()
-            .flatten()
-            .chain(tempo.iter_mut().flatten())
-            .chain(policy.iter_mut().flatten().flatten());
-        for slot in slots {
-            *slot = words
-                .next()
-                .unwrap_or_else(|| unreachable!("length checked"));
+        for c in 0..2 {
+            for r in 0..2 {
+                for k in 0..PCODES {
+                    let at = (c * 2 + r) * pcodes + file_pcode(k);
+                    value[c][r][k] = values[at];
+                    policy[c][r][k] = policies[at];
+                }
+            }
+        }
+        let mut tempo = rows([0i16; THREAT_MASKS]);
+        for (slot, &t) in tempo.iter_mut().flatten().zip(tempos) {
+            *slot = t;
         }
         Ok(EvalTables::from_values(rule, &value, &tempo, &policy))
     }
 
-    /// Tables for `rule` from a version-1 file's bytes.
+    /// Tables for `rule` from a table file's bytes (version 2 or 1).
     pub fn from_bytes_for(rule: Rule, bytes: &[u8]) -> Result<EvalTables, EvalFileError> {
         let t = EvalTables::from_bytes(bytes)?;
         if t.rule != rule {

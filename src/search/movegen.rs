@@ -13,10 +13,10 @@
 //! total order (score, then [`Pos`]), so it is deterministic.
 
 use super::history::History;
+use crate::eval::shape::{self, SHAPE_KEYS};
 use crate::eval::tables::{hand_cell, pcode_of, PCODES};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::{CellThreat, MAYBE_FOUL, THREAT_MASK};
-use crate::rules::tables::{self, COMBINE_KEYS};
 pub use crate::threat::{has_winning_point, has_winning_threat, line_points};
 use crate::types::{Color, Pos, Rule};
 
@@ -88,11 +88,11 @@ pub fn static_score(
 /// a learned policy: each pcode's class bonus plus its cell value (half for blocking),
 /// clamped to the file's range.
 pub fn hand_policy(rule: Rule) -> Box<[[[i16; PCODES]; 2]; 2]> {
-    let table = tables::table(rule);
+    let table = shape::table(rule);
     let weights = crate::eval::Weights::DEFAULT;
     let mut out = Box::new([[[0i16; PCODES]; 2]; 2]);
     let clamp = |x: i32| x.clamp(-30_000, 30_000) as i16;
-    for key in 0..COMBINE_KEYS {
+    for key in 0..SHAPE_KEYS {
         for (c, parts) in out.iter_mut().enumerate() {
             let class = table.combine_keyed(key, c) & THREAT_MASK;
             let cell = hand_cell(rule, &weights, key, c);

@@ -1,7 +1,11 @@
 //! The learned-evaluation pipeline: table files, the game format, self-play and the trainer.
 
 use crate::common::{Rng, RULES};
-use lianzhu::eval::tables::{EvalFileError, FILE_BYTES, PCODES, THREAT_MASKS};
+use lianzhu::eval::shape;
+use lianzhu::eval::tables::{
+    pcode_of, pcode_shapes, EvalFileError, FILE_BYTES, PCODES, THREAT_MASKS, V1_FILE_BYTES,
+    V1_PCODES,
+};
 use lianzhu::eval::{EvalBoard, EvalSet, EvalTables};
 use lianzhu::rules::{self, Board};
 use lianzhu::search::Searcher;
@@ -38,6 +42,40 @@ fn a_table_round_trips_through_its_file() {
         let once = EvalTables::from_bytes(&hand.to_bytes()).unwrap();
         assert_eq!(EvalTables::from_bytes(&once.to_bytes()).unwrap(), once);
     }
+}
+
+#[test]
+fn a_version_1_file_values_every_shape_as_its_line_pattern() {
+    // A version-1 file whose i-th value (of 1365 pattern multisets) is i, tempo 7 everywhere.
+    let mut bytes = b"LZEVAL\x00\x01\x04\x00\x00\x00".to_vec();
+    let words = (0..4)
+        .flat_map(|_| 0..V1_PCODES as i16)
+        .chain(std::iter::repeat_n(7, 2 * THREAT_MASKS))
+        .chain((0..4).flat_map(|_| (0..V1_PCODES as i16).map(|i| -i)));
+    bytes.extend(words.flat_map(i16::to_le_bytes));
+    assert_eq!(bytes.len(), V1_FILE_BYTES);
+    let t = EvalTables::from_bytes_for(Rule::Renju, &bytes).unwrap();
+    let (values, policies) = (t.values(), t.policies());
+    let shapes = pcode_shapes();
+    let mut seen = std::collections::HashSet::new();
+    for (k, s) in shapes.iter().enumerate() {
+        let of_patterns = pcode_of(shape::shape_key(s.map(shape::base)));
+        for (c, r) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            assert_eq!(values[c][r][k], values[c][r][of_patterns], "pcode {k}");
+            assert_eq!(policies[c][r][k], -values[c][r][k], "pcode {k}");
+        }
+        seen.insert(values[0][0][k]);
+    }
+    assert_eq!(
+        seen.len(),
+        V1_PCODES,
+        "each pattern multiset keeps its own value"
+    );
+    assert_eq!(t.tempos()[1][5], 7);
+    // Written back, it is a version-2 file of the same tables.
+    let v2 = t.to_bytes();
+    assert_eq!((v2.len(), &v2[..8]), (FILE_BYTES, &b"LZEVAL\x00\x02"[..]));
+    assert_eq!(EvalTables::from_bytes(&v2).unwrap(), t);
 }
 
 #[test]
