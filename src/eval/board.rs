@@ -250,14 +250,8 @@ impl EvalBoard {
     /// The pattern `color` would make at `p` along direction `dir` (0..4).
     #[inline]
     pub fn pattern(&self, p: Pos, color: Color, dir: usize) -> LinePattern {
-        LinePattern::from_u8(shape::base(self.shape(p, color, dir)))
-    }
-
-    /// The shape code ([`super::shape`]) `color` would make at `p` along direction `dir`.
-    #[inline]
-    pub fn shape(&self, p: Pos, color: Color, dir: usize) -> u8 {
         let entry = self.cells[p.index()].entry[dir & 3];
-        (entry >> (4 * (color.index() & 1))) & 15
+        LinePattern::from_u8(shape::base((entry >> (4 * (color.index() & 1))) & 15))
     }
 
     /// The move-ordering value of the empty cell `p` for `color` (the hand-set cell score:

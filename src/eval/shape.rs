@@ -90,12 +90,6 @@ impl ShapeTable {
         self.entries[key as usize & (KEYS - 1)]
     }
 
-    /// The shape a stone of `color` makes for an absolute line key.
-    #[inline]
-    pub fn shape(&self, key: u32, color: Color) -> u8 {
-        (self.get_byte(key) >> (4 * color.index())) & 15
-    }
-
     /// The threat byte (a [`crate::rules::pattern::CellThreat`] plus flag bits) of colour
     /// index `color` for a shape combination key: that of its line patterns.
     #[inline]
@@ -188,6 +182,11 @@ mod tests {
     use super::*;
     use crate::rules::pattern::{self, EMPTY, WALL};
 
+    /// The shape a stone of `color` makes for an absolute line key.
+    fn shape_of(table: &ShapeTable, key: u32, color: Color) -> u8 {
+        (table.get_byte(key) >> (4 * color.index())) & 15
+    }
+
     /// The shape black makes at the centre of `line` (11 cells: `.` empty, `X` black, `O`
     /// white, `#` wall; the centre must be `.`).
     fn black_shape(rule: Rule, line: &str) -> u8 {
@@ -201,7 +200,7 @@ mod tests {
             })
             .collect();
         let line: [u8; 11] = cells.try_into().expect("11 cells");
-        table(rule).shape(pattern::encode(&line), Color::Black)
+        shape_of(table(rule), pattern::encode(&line), Color::Black)
     }
 
     #[test]
@@ -227,7 +226,7 @@ mod tests {
             let (shapes, patterns) = (table(rule), tables::table(rule));
             for key in (0..KEYS as u32).step_by(7) {
                 for color in [Color::Black, Color::White] {
-                    let (s, p) = (shapes.shape(key, color), patterns.pattern(key, color));
+                    let (s, p) = (shape_of(shapes, key, color), patterns.pattern(key, color));
                     assert_eq!(base(s), p as u8, "{rule} key {key:#x}");
                 }
             }
