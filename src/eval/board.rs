@@ -251,7 +251,7 @@ impl EvalBoard {
     #[inline]
     pub fn pattern(&self, p: Pos, color: Color, dir: usize) -> LinePattern {
         let entry = self.cells[p.index()].entry[dir & 3];
-        LinePattern::from_u8(shape::base((entry >> (4 * (color.index() & 1))) & 15))
+        LinePattern::from_u8(shape::base(shape::of_color(entry, color.index())))
     }
 
     /// The move-ordering value of the empty cell `p` for `color` (the hand-set cell score:
@@ -458,7 +458,7 @@ impl EvalBoard {
             cell.entry[di] = self.table.get_byte(self.keys[q][di]);
         }
         for c in 0..2 {
-            let pats = cell.entry.map(|e| (e >> (4 * c)) & 15);
+            let pats = cell.entry.map(|e| shape::of_color(e, c));
             cell.combo[c] = shape::shape_key(pats) as u16;
         }
         for c in 0..2 {
@@ -544,7 +544,7 @@ impl EvalBoard {
         self.log.push(self.cells[q]);
         self.cells[q].entry[DI] = new;
         for c in 0..2 {
-            let (o, n) = ((old >> (4 * c)) & 15, (new >> (4 * c)) & 15);
+            let (o, n) = (shape::of_color(old, c), shape::of_color(new, c));
             if o == n {
                 continue;
             }

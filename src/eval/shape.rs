@@ -51,6 +51,14 @@ pub const fn base(shape: u8) -> u8 {
     }
 }
 
+/// The shape of colour index `color` (0 black, 1 white) in a line entry: black's shape sits
+/// in the low nibble, white's in the high one (the layout of [`ShapeTable::get_byte`] and of
+/// the rules' pattern table).
+#[inline]
+pub const fn of_color(entry: u8, color: usize) -> u8 {
+    (entry >> (4 * (color & 1))) & 15
+}
+
 /// The combination key of four shape codes (base [`SHAPES`], direction 0 lowest).
 #[inline]
 pub fn shape_key(shapes: [u8; 4]) -> usize {
@@ -107,15 +115,14 @@ impl ShapeTable {
             let entry = patterns.get_byte(key);
             let mut out = entry;
             for c in 0..2 {
-                let shift = 4 * c;
-                let pattern = (entry >> shift) & 15;
+                let pattern = of_color(entry, c);
                 let grown = |target: LinePattern| {
                     let own = tables::color_code([Color::Black, Color::White][c]);
                     (0..10)
                         .filter(|i| (key >> (2 * i)) & 3 == 0)
                         .filter(|i| {
                             let next = key | (own << (2 * i));
-                            (patterns.get_byte(next) >> shift) & 15 == target as u8
+                            of_color(patterns.get_byte(next), c) == target as u8
                         })
                         .count()
                 };
@@ -130,7 +137,7 @@ impl ShapeTable {
                 } else {
                     pattern
                 };
-                out = (out & !(15 << shift)) | (shape << shift);
+                out = (out & !(15 << (4 * c))) | (shape << (4 * c));
             }
             *slot = out;
         }
@@ -184,7 +191,7 @@ mod tests {
 
     /// The shape a stone of `color` makes for an absolute line key.
     fn shape_of(table: &ShapeTable, key: u32, color: Color) -> u8 {
-        (table.get_byte(key) >> (4 * color.index())) & 15
+        of_color(table.get_byte(key), color.index())
     }
 
     /// The shape black makes at the centre of `line` (11 cells: `.` empty, `X` black, `O`
