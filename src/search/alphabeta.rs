@@ -746,7 +746,7 @@ impl<'a> Worker<'a> {
                                 k[1] = k[0];
                                 k[0] = m.pos;
                             }
-                            let bonus = depth * depth * 16;
+                            let bonus = history_bonus(depth);
                             self.history.update(me, m.pos, bonus);
                             let prev = self.eb.board().last_move();
                             self.history.set_counter(me, prev, m.pos);

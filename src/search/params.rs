@@ -32,6 +32,14 @@ pub const FHR_BASE: i32 = 18;
 pub const LMR_MIN_DEPTH: i32 = 2;
 /// First move index (0-based) that may be reduced.
 pub const LMR_MIN_MOVE: usize = 2;
+/// The history bonus of a move that cuts at `depth` (the malus of the moves searched before
+/// it): grows about as `40 d^2`, bounded below the history's bound so that one cut never
+/// saturates an entry.
+#[inline]
+pub fn history_bonus(depth: i32) -> i32 {
+    (40 * depth * depth + 160 * depth - 200).clamp(16, 13_000)
+}
+
 /// A history score of this much lowers a late move's reduction by one ply.
 pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
 
