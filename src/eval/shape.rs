@@ -51,13 +51,9 @@ pub const fn base(shape: u8) -> u8 {
     }
 }
 
-/// The shape of colour index `color` (0 black, 1 white) in a line entry: black's shape sits
-/// in the low nibble, white's in the high one (the layout of [`ShapeTable::get_byte`] and of
-/// the rules' pattern table).
-#[inline]
-pub const fn of_color(entry: u8, color: usize) -> u8 {
-    (entry >> (4 * (color & 1))) & 15
-}
+/// The shape of colour index `color` (0 black, 1 white) in a line entry of
+/// [`ShapeTable::get_byte`]: the rules' nibble layout.
+pub use crate::rules::tables::of_color;
 
 /// The combination key of four shape codes (base [`SHAPES`], direction 0 lowest).
 #[inline]
@@ -137,7 +133,7 @@ impl ShapeTable {
                 } else {
                     pattern
                 };
-                out = (out & !(15 << (4 * c))) | (shape << (4 * c));
+                out = tables::with_color(out, c, shape);
             }
             *slot = out;
         }

@@ -27,12 +27,28 @@ pub struct PatternTable {
     combine: [Box<[u8; COMBINE_SLOTS]>; 2],
 }
 
+/// The code of colour index `color` (0 black, 1 white) in a line entry: black's code sits
+/// in the low nibble, white's in the high one (the layout of [`PatternTable::get_byte`] and
+/// of the evaluation's shape table).
+#[inline]
+pub const fn of_color(entry: u8, color: usize) -> u8 {
+    (entry >> (4 * (color & 1))) & 15
+}
+
+/// `entry` with colour index `color`'s code replaced by `code` (the inverse of
+/// [`of_color`]).
+#[inline]
+pub const fn with_color(entry: u8, color: usize, code: u8) -> u8 {
+    let shift = 4 * (color & 1);
+    (entry & !(15 << shift)) | ((code & 15) << shift)
+}
+
 impl PatternTable {
     /// The patterns `[black, white]` for an absolute key.
     #[inline]
     pub fn get(&self, key: u32) -> [u8; 2] {
         let e = self.entries[key as usize & (KEYS - 1)];
-        [e & 15, e >> 4]
+        [of_color(e, 0), of_color(e, 1)]
     }
 
     /// The raw entry of an absolute key: black's pattern code in the low nibble, white's in
