@@ -3,7 +3,7 @@
 //! deeper search; after a clearly lopsided three- or five-stone position the choice takes the
 //! better side; the stop flag ends a stage at once; node-limited answers are deterministic.
 
-use lianzhu::engine::swap2::{answer, settled_score, Swap2Answer, BALANCE_MARGIN};
+use lianzhu::engine::swap2::{answer, settled_score, Swap2Answer, Swap2Error, BALANCE_MARGIN};
 use lianzhu::notation::parse_moves;
 use lianzhu::rules::{self, Board};
 use lianzhu::search::time::TimeControl;
@@ -33,21 +33,22 @@ fn searcher() -> Searcher {
     Searcher::new(8 << 20)
 }
 
+/// A Swap2 stage on an empty 15x15 board plus `stones`, with a fresh searcher.
+fn answer15(
+    stones: &[Pos],
+    rule: Rule,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Result<Swap2Answer, Swap2Error> {
+    answer(&mut searcher(), 15, 15, stones, rule, limits, stop)
+}
+
 /// Answers `moves` (notation) on 15x15 within `turn_ms`, checking the time.
 fn ask(moves: &str, rule: Rule, turn_ms: i64) -> Swap2Answer {
     let stones = parse_moves(moves).unwrap();
     let stop = AtomicBool::new(false);
     let t = Instant::now();
-    let a = answer(
-        &mut searcher(),
-        15,
-        15,
-        &stones,
-        rule,
-        &timed(turn_ms),
-        &stop,
-    )
-    .expect("an answer");
+    let a = answer15(&stones, rule, &timed(turn_ms), &stop).expect("an answer");
     let used = t.elapsed();
     assert!(
         used <= Duration::from_millis(turn_ms as u64) + TIME_SLACK,
@@ -184,16 +185,7 @@ fn a_balanced_three_stone_position_gets_a_legal_answer_of_any_form() {
         max_nodes: 1_000_000,
         ..Limits::default()
     };
-    let a = answer(
-        &mut searcher(),
-        15,
-        15,
-        &stones,
-        Rule::Freestyle,
-        &limits,
-        &stop,
-    )
-    .expect("an answer");
+    let a = answer15(&stones, Rule::Freestyle, &limits, &stop).expect("an answer");
     check_form(&stones, Rule::Freestyle, &a);
     if let Swap2Answer::Moves(m) = &a {
         if m.len() == 2 {
@@ -220,16 +212,7 @@ fn the_match_clock_limits_a_stage() {
     for moves in ["", "h8h9e4"] {
         let stones = parse_moves(moves).unwrap();
         let t = Instant::now();
-        let a = answer(
-            &mut searcher(),
-            15,
-            15,
-            &stones,
-            Rule::Freestyle,
-            &limits,
-            &stop,
-        )
-        .unwrap();
+        let a = answer15(&stones, Rule::Freestyle, &limits, &stop).unwrap();
         let used = t.elapsed();
         assert!(used <= Duration::from_millis(2_000), "{moves}: {used:?}");
         check_form(&stones, Rule::Freestyle, &a);
@@ -242,16 +225,7 @@ fn the_stop_flag_ends_a_stage_at_once() {
     for moves in ["", "h8h9e4", "h8h9e4g9i10"] {
         let stones = parse_moves(moves).unwrap();
         let t = Instant::now();
-        let a = answer(
-            &mut searcher(),
-            15,
-            15,
-            &stones,
-            Rule::Freestyle,
-            &timed(30_000),
-            &stop,
-        )
-        .unwrap();
+        let a = answer15(&stones, Rule::Freestyle, &timed(30_000), &stop).unwrap();
         assert!(t.elapsed() < Duration::from_millis(1_000), "{moves}");
         check_form(&stones, Rule::Freestyle, &a);
     }
@@ -267,18 +241,7 @@ fn node_limited_answers_are_deterministic() {
     let stop = AtomicBool::new(false);
     for moves in ["", "h8h9e4", "h8h9e4g9i10"] {
         let stones = parse_moves(moves).unwrap();
-        let run = || {
-            answer(
-                &mut searcher(),
-                15,
-                15,
-                &stones,
-                Rule::Standard,
-                &limits,
-                &stop,
-            )
-            .unwrap()
-        };
+        let run = || answer15(&stones, Rule::Standard, &limits, &stop).unwrap();
         let a = run();
         check_form(&stones, Rule::Standard, &a);
         assert_eq!(a, run(), "{moves}");
@@ -321,20 +284,14 @@ fn other_board_sizes_and_bad_input() {
         assert!(m[0] != m[1] && m[1] != m[2] && m[0] != m[2]);
         assert!(m.iter().all(|p| p.x() < size && p.y() < size));
     }
-    assert!(answer(
-        &mut searcher(),
-        15,
-        15,
+    assert!(answer15(
         &parse_moves("h8h9").unwrap(),
         Rule::Freestyle,
         &timed(600),
         &stop
     )
     .is_err());
-    assert!(answer(
-        &mut searcher(),
-        15,
-        15,
+    assert!(answer15(
         &parse_moves("h8h9h8").unwrap(),
         Rule::Freestyle,
         &timed(600),
