@@ -82,6 +82,8 @@ struct Frame {
     /// The move a singular-extension verification search of the node at this ply leaves out
     /// (`Pos::NONE` in every other search); set and cleared around that call by Step 6b.
     excluded: Pos,
+    /// Double singular extensions on the path from the root to this ply's node.
+    double_extensions: u8,
 }
 
 /// One search thread.
@@ -598,8 +600,9 @@ impl<'a> Worker<'a> {
         // Step 6b. Singular extension. The TT move (generated, so first in the order) with a
         // lower bound from a search nearly as deep is verified: the other moves are searched
         // at half the depth with a null window a margin below its score. If they all fail
-        // low, the TT move is singular (the only good one) and is searched one ply deeper;
-        // if they fail high and the lowered bound still reaches beta, several moves beat
+        // low, the TT move is singular (the only good one) and is searched one ply deeper
+        // (two outside the PV when they fall far short, at most `SE_DOUBLE_MAX` times on a
+        // path); if they fail high and the lowered bound still reaches beta, several moves beat
         // beta and the node is cut (multi-cut). Not at a forced node (its only move is a
         // block), not for mate scores, not within another verification of this node, and only
         // within twice the iteration's depth so that chains of extensions end.
@@ -633,7 +636,16 @@ impl<'a> Worker<'a> {
                 return 0;
             }
             if s < singular_beta {
-                extension = 1;
+                // Far below the margin outside the PV: a lone good move, two plies more
+                // (a few times on a path at most).
+                extension = if !pv_node
+                    && s < singular_beta - SE_DOUBLE_MARGIN
+                    && self.frames[ply].double_extensions < SE_DOUBLE_MAX
+                {
+                    2
+                } else {
+                    1
+                };
             } else if singular_beta >= beta {
                 self.frames[ply].moves = moves;
                 return singular_beta;
@@ -687,6 +699,8 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let new_depth = new_depth - i32::from(fail_high && m.threat < CellThreat::Block4);
+            self.frames[ply + 1].double_extensions =
+                self.frames[ply].double_extensions + u8::from(i == 0 && extension == 2);
             self.eb.make(m.pos);
             let s = if i == 0 {
                 -self.search(

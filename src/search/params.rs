@@ -55,6 +55,11 @@ pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 /// Singular extension: the other moves must stay this much per ply of depth below the TT
 /// score for the TT move to be singular (our logistic scale is about 500 units per e-fold).
 pub const SE_MARGIN_PER_DEPTH: i32 = 2;
+/// Singular extension: outside the PV, a verification result this far below the margin
+/// extends the TT move by two plies instead of one.
+pub const SE_DOUBLE_MARGIN: i32 = 50;
+/// Singular extension: most double extensions on one path from the root.
+pub const SE_DOUBLE_MAX: u8 = 6;
 // The verification search runs at `(depth - 1) / 2`, which must stay above the horizon (its
 // excluded move is not honoured by the horizon's TT stores).
 const _: () = assert!((SE_MIN_DEPTH - 1) / 2 >= 1);
