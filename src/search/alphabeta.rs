@@ -695,6 +695,17 @@ impl<'a> Worker<'a> {
             if !pv_node && quiet && i >= lmp_limit && best > -MATE_BOUND {
                 break;
             }
+            // History pruning: a quiet move that has often failed here lately is skipped at
+            // a shallow depth once a move that does not lose is in hand.
+            if !pv_node
+                && quiet
+                && depth <= HISTORY_PRUNE_DEPTH
+                && i > 0
+                && best > -MATE_BOUND
+                && self.history.get(me, m.pos) < -HISTORY_PRUNE_MARGIN * depth
+            {
+                continue;
+            }
             if distract && best > -MATE_BOUND && m.blocks < CellThreat::Block4 && far(m.pos) {
                 continue;
             }

@@ -43,6 +43,12 @@ pub fn history_bonus(depth: i32) -> i32 {
 /// A history score of this much lowers a late move's reduction by one ply.
 pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
 
+/// History pruning: deepest depth at which a quiet move with a low history is skipped.
+pub const HISTORY_PRUNE_DEPTH: i32 = 3;
+/// History pruning: a quiet move whose history is below minus this per ply of depth is
+/// skipped.
+pub const HISTORY_PRUNE_MARGIN: i32 = 512;
+
 /// Internal iterative reduction: least depth of a PV or cut node without a TT move that is
 /// searched one ply shallower.
 pub const IIR_MIN_DEPTH: i32 = 4;
