@@ -692,19 +692,17 @@ impl<'a> Worker<'a> {
             let quiet = kind == NodeKind::All
                 && m.threat < CellThreat::Flex3
                 && m.blocks < CellThreat::Flex3x2;
-            if !pv_node && quiet && i >= lmp_limit && best > -MATE_BOUND {
-                break;
-            }
-            // History pruning: a quiet move that has often failed here lately is skipped at
-            // a shallow depth once a move that does not lose is in hand.
-            if !pv_node
-                && quiet
-                && depth <= HISTORY_PRUNE_DEPTH
-                && i > 0
-                && best > -MATE_BOUND
-                && self.history.get(me, m.pos) < -HISTORY_PRUNE_MARGIN * depth
-            {
-                continue;
+            // Quiet moves outside the PV, once a move that does not lose is in hand: pruned by
+            // count, and at a shallow depth when they have often failed here lately (history).
+            if !pv_node && quiet && best > -MATE_BOUND {
+                if i >= lmp_limit {
+                    break;
+                }
+                if depth <= HISTORY_PRUNE_DEPTH
+                    && self.history.get(me, m.pos) < -HISTORY_PRUNE_MARGIN * depth
+                {
+                    continue;
+                }
             }
             if distract && best > -MATE_BOUND && m.blocks < CellThreat::Block4 && far(m.pos) {
                 continue;
