@@ -182,6 +182,13 @@ impl Board {
         self.history.len() == self.width * self.height
     }
 
+    /// The hash after the side to move plays at the empty point `p` (for a prefetch of the
+    /// child's TT entry before the move is made).
+    #[inline]
+    pub fn hash_after(&self, p: Pos) -> u64 {
+        self.hash ^ zobrist::stone(self.side_to_move, p) ^ zobrist::SIDE
+    }
+
     /// Places a stone for the side to move and passes the turn. `p` must be empty.
     #[inline]
     pub fn make(&mut self, p: Pos) {
@@ -333,6 +340,18 @@ mod tests {
         assert_eq!(b.points().count(), 35);
         assert_eq!(b.cell(Pos::new(7, 0)), Cell::Wall);
         assert_eq!(b.cell(Pos::new(0, 5)), Cell::Wall);
+    }
+
+    #[test]
+    fn hash_after_is_the_hash_of_the_move_made() {
+        let mut b = Board::square(15).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (6, 9), (9, 6), (7, 8)] {
+            let p = Pos::new(x, y);
+            let expected = b.hash_after(p);
+            b.make(p);
+            assert_eq!(b.hash(), expected);
+            assert_eq!(b.hash(), b.compute_hash());
+        }
     }
 
     #[test]

@@ -252,6 +252,7 @@ impl<'a> Worker<'a> {
         for i in 0..self.root_moves.len() {
             let m = self.root_moves[i].pos;
             on_root(RootEvent::Enter(m), depth);
+            self.shared.tt.prefetch(self.eb.board().hash_after(m));
             self.eb.make(m);
             let s = if i == 0 {
                 -self.search(-beta, -alpha, depth - 1, 1, true, false)
@@ -710,6 +711,7 @@ impl<'a> Worker<'a> {
             let new_depth = new_depth - i32::from(fail_high && m.threat < CellThreat::Block4);
             self.frames[ply + 1].double_extensions =
                 self.frames[ply].double_extensions + u8::from(i == 0 && extension == 2);
+            self.shared.tt.prefetch(self.eb.board().hash_after(m.pos));
             self.eb.make(m.pos);
             let s = if i == 0 {
                 -self.search(

@@ -14,7 +14,7 @@
 //! without searching; the search never prints and never sees protocol text; setting `stop`
 //! makes [`Searcher::think`] return the best move found so far at once.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 mod alphabeta;
 mod defence;

@@ -1,4 +1,5 @@
-//! The shared transposition table: lock-free, `AtomicU64` pairs, no `unsafe`.
+//! The shared transposition table: lock-free, `AtomicU64` pairs. Its one `unsafe` line is the
+//! cache prefetch of [`Tt::prefetch`] (a hint that reads and writes nothing).
 //!
 //! Each entry is two words: `key ^ data` and `data`. A reader accepts an entry only if the
 //! XOR of the two words gives back its key, so a torn write by another thread reads as a
@@ -90,6 +91,27 @@ impl Tt {
     #[inline]
     fn cluster(&self, key: u64) -> usize {
         ((key >> 20) as usize & self.mask) * CLUSTER * 2
+    }
+
+    /// Asks the processor to bring the cluster of `key` into the cache, so that a probe soon
+    /// after does not wait for memory (a hint: nothing is read or written).
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let ptr = self
+                .words
+                .as_ptr()
+                .wrapping_add(self.cluster(key))
+                .cast::<i8>();
+            // SAFETY: a prefetch never faults and never changes memory, whatever the address;
+            // this one points into `words` in any case (`cluster` stays below its length).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry for `key`, if stored.
