@@ -18,7 +18,9 @@ The report reads the judge's eval of the position before each of NAME's moves (f
 view) and of the position after it (the judge's side, negated): the drop is what the move
 cost in the judge's eyes (in our units, i.e. the judge's times the `--scale` of the label
 run). It counts NAME's moves, the moves that let a judge mate in (and from which eval), the
-large drops that were not yet a mate, and the ply at which the judge first sees a forced win.
+large drops that were not yet a mate, the ply at which the judge first sees a forced win,
+the mean loss of a move per phase of the game for NAME and for its opponent, and the median
+eval (NAME's view) at some plies of the games NAME lost: a slow drift or sudden blunders.
 """
 
 import re
@@ -26,6 +28,7 @@ import statistics
 import sys
 
 MATE = 100_000
+DRIFT_CAP = 1500
 
 
 def records(name, paths):
@@ -111,6 +114,45 @@ def report(name, path, paths):
             f"median ply of its first sight {statistics.median(first_mate)}, "
             f"median game length {statistics.median(lengths)}"
         )
+    drift(colours, games)
+
+
+def drift(colours, games):
+    """How the judge's eval moves through the games: per phase, the mean loss of a move (eval
+    before it minus eval after it, the mover's view, both below `DRIFT_CAP` in size) for the
+    engine and for its opponent; and the median eval, the engine's view, at some plies of
+    the games it lost."""
+    phases = [(6, 18), (18, 30), (30, 42), (42, 10_000)]
+    loss = {p: ([], []) for p in phases}
+    at_ply = {p: [] for p in (6, 10, 14, 18, 22, 30)}
+    for colour, line in zip(colours, games):
+        fields = line.split()
+        tokens = fields[3:]
+        values = [score(t) for t in tokens]
+        ours = 0 if colour == "black" else 1
+        for i in range(len(tokens) - 1):
+            a, b = values[i], values[i + 1]
+            if a is None or b is None or abs(a) >= DRIFT_CAP or abs(b) >= DRIFT_CAP:
+                continue
+            for lo, hi in phases:
+                if lo <= i < hi:
+                    loss[(lo, hi)][0 if i % 2 == ours else 1].append(a + b)
+        lost = fields[2] == ("W" if colour == "black" else "B")
+        for p in at_ply:
+            if lost and p < len(values) and values[p] is not None:
+                v = values[p] if p % 2 == ours else -values[p]
+                at_ply[p].append(max(-DRIFT_CAP, min(DRIFT_CAP, v)))
+    print(f"mean loss of a move by the judge's eval (evals under {DRIFT_CAP} in size):")
+    for (lo, hi), (mine, theirs) in loss.items():
+        if mine and theirs:
+            print(
+                f"  plies {lo}-{min(hi, 225) - 1}: engine {statistics.mean(mine):.1f} "
+                f"({len(mine)} moves), opponent {statistics.mean(theirs):.1f} ({len(theirs)})"
+            )
+    print("median eval, the engine's view, in the games it lost (clipped):")
+    for p, v in at_ply.items():
+        if v:
+            print(f"  ply {p}: {statistics.median(v)} ({len(v)} games)")
 
 
 def main():
