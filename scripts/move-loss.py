@@ -32,32 +32,24 @@ import subprocess
 import sys
 import tempfile
 
+from match_records import games, opening, read_book
+
 CLIP = 2000
 SENTINEL = 12345
 COLS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def sample(args):
-    book = [line.strip() for line in open(args.openings)]
+    book = read_book(args.openings)
     found = []
-    for path in args.records:
-        for line in open(path):
-            t = line.split()
-            if len(t) < 3:
-                continue
-            moves = re.findall(r"[a-z]\d+", t[0])
-            fields = dict(x.split("=", 1) for x in t[3:] if "=" in x)
-            sides = [fields.get(c, "") for c in ("black", "white")]
-            if "lianzhu" not in sides or "opening" not in fields:
-                continue
-            n = int(fields["opening"])
-            if n < 1 or n > len(book):
-                continue
-            skip = len(re.findall(r"[a-z]\d+", book[n - 1].split()[0]))
-            ours = sides.index("lianzhu")
-            for i in range(skip, len(moves) - 10):
-                if i % 2 == ours:
-                    found.append(moves[:i])
+    for moves, _, fields, _ in games(args.records):
+        sides = [fields.get(c, "") for c in ("black", "white")]
+        if "lianzhu" not in sides or "opening" not in fields:
+            continue
+        ours = sides.index("lianzhu")
+        for i in range(len(opening(book, fields)), len(moves) - 10):
+            if i % 2 == ours:
+                found.append(moves[:i])
     rng = random.Random(args.seed)
     rng.shuffle(found)
     return found[: args.positions]
@@ -91,7 +83,7 @@ def choose(cmd, positions, args):
     return result
 
 
-def point(name, size):
+def point(name):
     return (COLS.index(name[0]), int(name[1:]) - 1)
 
 
@@ -102,14 +94,10 @@ def judge(positions, chosen, args, tmp):
     for k, (pos, m) in enumerate(zip(positions, chosen)):
         if m is None:
             continue
-        taken = {point(x, args.size) for x in pos + [m]}
-        c = args.size // 2
+        # Any empty point: the judge is asked about the position before this placeholder.
+        taken = {point(x) for x in pos + [m]}
         dummy = next(
-            (x, y)
-            for r in range(args.size)
-            for x in range(max(0, c - r), min(args.size, c + r + 1))
-            for y in range(max(0, c - r), min(args.size, c + r + 1))
-            if (x, y) not in taken
+            (x, y) for x in range(args.size) for y in range(args.size) if (x, y) not in taken
         )
         d = f"{COLS[dummy[0]]}{dummy[1] + 1}"
         lines.append(f"{args.rule} {args.size} D " + " ".join(pos + [m, f"{d}={SENTINEL}"]))

@@ -3,10 +3,11 @@
 
 Two steps, both from the repository root after `cargo build --release`:
 
-  scripts/rapfi-errors.py data RULE NAME GAMES... > rec.txt
+  scripts/rapfi-errors.py data RULE NAME [--openings SUITE] GAMES... > rec.txt
       turns `lianzhu-match --games-out` records (games that ended by a five or a full board)
       into a training-data file (`src/train/data.rs`, version 1) in which every move from ply
-      6 on is marked as searched (score 0), so that `lianzhu-match --label` asks the judge
+      6 on (with --openings: every move after the record's opening) is marked as searched
+      (score 0), so that `lianzhu-match --label` asks the judge
       about the position before each of them; only games that NAME (the engine's `--name` in
       the records) played are kept.
 
@@ -23,36 +24,35 @@ the mean loss of a move per phase of the game for NAME and for its opponent, and
 eval (NAME's view) at some plies of the games NAME lost: a slow drift or sudden blunders.
 """
 
-import re
 import statistics
 import sys
+
+from match_records import games, opening, read_book
 
 MATE = 100_000
 DRIFT_CAP = 1500
 
 
 def records(name, paths):
-    """(colour of NAME, moves, result) of every game NAME played that ended on the board."""
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                fields = line.split()
-                if len(fields) < 3 or fields[2] not in ("five", "board-full"):
-                    continue
-                if f"black={name}" in fields:
-                    colour = "black"
-                elif f"white={name}" in fields:
-                    colour = "white"
-                else:
-                    continue
-                moves = re.findall(r"[a-z][0-9]+", fields[0])
-                yield colour, moves, {"1-0": "B", "0-1": "W"}.get(fields[1], "D")
+    """(colour of NAME, moves, result, fields) of every game NAME played that ended on the
+    board."""
+    for moves, result, fields, _ in games(paths):
+        for colour in ("black", "white"):
+            if fields.get(colour) == name:
+                yield colour, moves, result, fields
+                break
 
 
 def to_data(rule, name, paths):
+    """Every move from ply 6 on marked as searched, or, with `--openings SUITE` first, every
+    move after the record's opening."""
+    book = None
+    if paths[:1] == ["--openings"] and len(paths) > 2:
+        book, paths = read_book(paths[1]), paths[2:]
     print("# lianzhu-games v1")
-    for _, moves, result in records(name, paths):
-        marked = [m if i < 6 else m + "=+0" for i, m in enumerate(moves)]
+    for _, moves, result, fields in records(name, paths):
+        first = len(opening(book, fields)) if book else 6
+        marked = [m if i < first else m + "=+0" for i, m in enumerate(moves)]
         print(f"{rule} 15 {result} " + " ".join(marked))
 
 
@@ -68,7 +68,7 @@ def score(token):
 
 
 def report(name, path, paths):
-    colours = [c for c, _, _ in records(name, paths)]
+    colours = [c for c, _, _, _ in records(name, paths)]
     with open(path, encoding="utf-8") as f:
         games = [line for line in f if line.strip() and not line.startswith("#")]
     if len(games) != len(colours):

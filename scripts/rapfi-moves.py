@@ -17,8 +17,9 @@ Usage: scripts/rapfi-moves.py --rule freestyle --openings ../shared/data/opening
 """
 
 import argparse
-import re
 import sys
+
+from match_records import games as records, opening, read_book
 
 SELF_SKIP = 10
 
@@ -30,35 +31,28 @@ def main():
     ap.add_argument("--openings", required=True)
     ap.add_argument("records", nargs="+")
     args = ap.parse_args()
-    book = [line.strip() for line in open(args.openings)]
+    book = read_book(args.openings)
     print("# lianzhu-games v1")
     print("# Rapfi's moves from lianzhu-match records; scores are placeholders")
     games = moves_out = 0
-    for path in args.records:
-        for line in open(path):
-            t = line.split()
-            if len(t) < 3 or t[2] not in ("five", "board-full"):
-                continue
-            moves = re.findall(r"[a-z]\d+", t[0])
-            fields = dict(x.split("=", 1) for x in t[3:] if "=" in x)
-            result = {"1-0": "B", "0-1": "W"}.get(t[1], "D")
-            rapfi = [fields.get(c, "").startswith("r") for c in ("black", "white")]
-            if "self" in path:
-                skip = SELF_SKIP
+    for moves, result, fields, path in records(args.records):
+        rapfi = [fields.get(c, "").startswith("r") for c in ("black", "white")]
+        if "self" in path:
+            skip = SELF_SKIP
+        else:
+            stones = opening(book, fields)
+            if moves[: len(stones)] != stones:
+                sys.exit(f"{path}: a game does not start with its opening {stones}")
+            skip = len(stones)
+        out = []
+        for i, m in enumerate(moves):
+            if i >= skip and rapfi[i % 2]:
+                out.append(m + "=0")
+                moves_out += 1
             else:
-                opening = re.findall(r"[a-z]\d+", book[int(fields["opening"]) - 1].split()[0])
-                if moves[: len(opening)] != opening:
-                    sys.exit(f"{path}: a game does not start with its opening {opening}")
-                skip = len(opening)
-            out = []
-            for i, m in enumerate(moves):
-                if i >= skip and rapfi[i % 2]:
-                    out.append(m + "=0")
-                    moves_out += 1
-                else:
-                    out.append(m)
-            print(f"{args.rule} {args.size} {result} " + " ".join(out))
-            games += 1
+                out.append(m)
+        print(f"{args.rule} {args.size} {result} " + " ".join(out))
+        games += 1
     print(f"{games} games, {moves_out} Rapfi moves", file=sys.stderr)
 
 
