@@ -25,5 +25,9 @@ def read_book(path):
 
 
 def opening(book, fields):
-    """The stones of a record's opening: its `opening=N` is a line number of the suite."""
-    return re.findall(r"[a-z][0-9]+", book[int(fields["opening"]) - 1].split()[0])
+    """The stones of a record's opening: its `opening=N` is a line number of the suite (a
+    number outside the suite is an error, not another line)."""
+    n = int(fields["opening"])
+    if not 1 <= n <= len(book):
+        raise ValueError(f"opening={n} is not a line of the suite ({len(book)} lines)")
+    return re.findall(r"[a-z][0-9]+", book[n - 1].split()[0])
