@@ -10,14 +10,15 @@
 //! has anywhere on the board, from the side to move's view; its table is the tempo term (who
 //! moves first with a four-plus against a three, and so on).
 //!
-//! File format, version 2 (all integers little-endian): the 8 bytes `LZEVAL` 0 2; the rule's
-//! Gomocup number (u8) and three zero bytes; the values, i16 in evaluation units, indexed
-//! `[colour][role][pcode]` (black first, role 0 first); the tempo values, i16, indexed
-//! `[side to move][mask]`; the move-ordering scores, i16, indexed `[colour][part][pcode]`
-//! (part 0: the colour's own move there, part 1: the colour blocking the other's cell). A file
-//! of any other length or header is rejected, except version 1 (`LZEVAL` 0 1, the same
-//! layout over the 1365 multisets of four line patterns), read as the version-2 tables that
-//! give every shape its line pattern's values.
+//! File format, version 3 (all integers little-endian): the 8 bytes `LZEVAL` 0 3; the rule's
+//! Gomocup number (u8) and three zero bytes; the values, i16 in 1/[`VALUE_UNIT`] evaluation
+//! units, indexed `[colour][role][pcode]` (black first, role 0 first); the tempo values, i16
+//! in evaluation units, indexed `[side to move][mask]`; the move-ordering scores, i16, indexed
+//! `[colour][part][pcode]` (part 0: the colour's own move there, part 1: the colour blocking
+//! the other's cell). Version 2 (`LZEVAL` 0 2) is the same layout with the values in whole
+//! evaluation units. A file of any other length or header is rejected, except version 1
+//! (`LZEVAL` 0 1, version 2's layout over the 1365 multisets of four line patterns), read as
+//! the tables that give every shape its line pattern's values.
 //!
 //! Invariants: tables are immutable once built; [`EvalTables::from_bytes`] of
 //! [`EvalTables::to_bytes`] gives the same tables; no global mutable state (the pcode map is
@@ -41,10 +42,11 @@ pub const THREAT_MASKS: usize = 1 << 11;
 /// the side to move's sum by 20/16 = 5/4).
 pub const VALUE_UNIT: i32 = 4;
 
-const MAGIC: [u8; 8] = *b"LZEVAL\x00\x02";
+const MAGIC: [u8; 8] = *b"LZEVAL\x00\x03";
+const MAGIC_V2: [u8; 8] = *b"LZEVAL\x00\x02";
 const MAGIC_V1: [u8; 8] = *b"LZEVAL\x00\x01";
 const HEADER: usize = 12;
-/// Length of a version-2 file.
+/// Length of a version-3 (and version-2) file.
 pub const FILE_BYTES: usize = file_bytes(PCODES);
 /// Length of a version-1 file.
 pub const V1_FILE_BYTES: usize = file_bytes(V1_PCODES);
@@ -166,7 +168,7 @@ pub struct EvalTables {
 pub enum EvalFileError {
     /// The file is neither `FILE_BYTES` nor `V1_FILE_BYTES` long.
     Length(usize),
-    /// The first 8 bytes are not a version-2 or version-1 magic of that length.
+    /// The first 8 bytes are not a version-3, 2 or 1 magic of that length.
     Magic,
     /// The rule byte is not a rule we play.
     Rule(u8),
@@ -185,11 +187,11 @@ impl fmt::Display for EvalFileError {
             EvalFileError::Length(n) => {
                 write!(
                     f,
-                    "eval file has {n} bytes, a version-2 file has {FILE_BYTES} \
+                    "eval file has {n} bytes, a version-3 file has {FILE_BYTES} \
                      (version 1: {V1_FILE_BYTES})"
                 )
             }
-            EvalFileError::Magic => write!(f, "not a Lianzhu eval file (version 2 or 1)"),
+            EvalFileError::Magic => write!(f, "not a Lianzhu eval file (version 3, 2 or 1)"),
             EvalFileError::Rule(r) => write!(f, "eval file for unknown rule {r}"),
             EvalFileError::WrongRule { file, wanted } => {
                 write!(f, "eval file is for {file}, not {wanted}")
@@ -254,8 +256,8 @@ impl EvalTables {
         }
     }
 
-    /// Tables from learned values in evaluation units: `value[colour][role][pcode]`,
-    /// `tempo[side to move][mask]` and `policy[colour][part][pcode]`.
+    /// Tables from learned values: `value[colour][role][pcode]` in 1/[`VALUE_UNIT`] units,
+    /// `tempo[side to move][mask]` in evaluation units and `policy[colour][part][pcode]`.
     pub fn from_values(
         rule: Rule,
         value: &[[[i16; PCODES]; 2]; 2],
@@ -265,7 +267,7 @@ impl EvalTables {
         let mut v = rows([[0i32; 2]; PCODES]);
         for c in 0..2 {
             for k in 0..PCODES {
-                v[c][k] = [0, 1].map(|r| i32::from(value[c][r][k]) * VALUE_UNIT);
+                v[c][k] = [0, 1].map(|r| i32::from(value[c][r][k]));
             }
         }
         let mut t = rows([0i32; THREAT_MASKS]);
@@ -322,14 +324,13 @@ impl EvalTables {
         self.has_policy
     }
 
-    /// The values in evaluation units, `[colour][role][pcode]` (rounded toward zero for
-    /// hand-set tables, whose units are finer).
+    /// The values in 1/[`VALUE_UNIT`] units, `[colour][role][pcode]`.
     pub fn values(&self) -> Box<[[[i16; PCODES]; 2]; 2]> {
         let mut out = rows([[0i16; PCODES]; 2]);
         for c in 0..2 {
             for r in 0..2 {
                 for k in 0..PCODES {
-                    let v = self.value[c][k][r] / VALUE_UNIT;
+                    let v = self.value[c][k][r];
                     out[c][r][k] = v.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
                 }
             }
@@ -353,7 +354,7 @@ impl EvalTables {
         &self.policy
     }
 
-    /// The version-2 file of these tables.
+    /// The version-3 file of these tables.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FILE_BYTES);
         out.extend_from_slice(&MAGIC);
@@ -373,15 +374,18 @@ impl EvalTables {
         out
     }
 
-    /// Tables from a version-2 file, or from a version-1 file (every shape valued as its
-    /// line pattern); `Err` says why the file is neither.
+    /// Tables from a version-3 or version-2 file, or from a version-1 file (every shape
+    /// valued as its line pattern); `Err` says why the file is none of them.
     pub fn from_bytes(bytes: &[u8]) -> Result<EvalTables, EvalFileError> {
-        let (magic, pcodes) = match bytes.len() {
-            FILE_BYTES => (MAGIC, PCODES),
-            V1_FILE_BYTES => (MAGIC_V1, V1_PCODES),
-            n => return Err(EvalFileError::Length(n)),
+        // The file's pcodes and the 1/VALUE_UNIT units of one of its value steps.
+        let (pcodes, unit) = match (bytes.len(), bytes.get(..8)) {
+            (FILE_BYTES, Some(m)) if m == MAGIC => (PCODES, 1),
+            (FILE_BYTES, Some(m)) if m == MAGIC_V2 => (PCODES, VALUE_UNIT as i16),
+            (V1_FILE_BYTES, Some(m)) if m == MAGIC_V1 => (V1_PCODES, VALUE_UNIT as i16),
+            (FILE_BYTES | V1_FILE_BYTES, _) => return Err(EvalFileError::Magic),
+            (n, _) => return Err(EvalFileError::Length(n)),
         };
-        if bytes[..8] != magic || bytes[9..12] != [0, 0, 0] {
+        if bytes[9..12] != [0, 0, 0] {
             return Err(EvalFileError::Magic);
         }
         let rule = Rule::from_gomocup(i64::from(bytes[8]))
@@ -407,7 +411,7 @@ impl EvalTables {
             for r in 0..2 {
                 for k in 0..PCODES {
                     let at = (c * 2 + r) * pcodes + file_pcode(k);
-                    value[c][r][k] = values[at];
+                    value[c][r][k] = values[at].saturating_mul(unit);
                     policy[c][r][k] = policies[at];
                 }
             }
@@ -419,7 +423,7 @@ impl EvalTables {
         Ok(EvalTables::from_values(rule, &value, &tempo, &policy))
     }
 
-    /// Tables for `rule` from a table file's bytes (version 2 or 1).
+    /// Tables for `rule` from a table file's bytes (version 3, 2 or 1).
     pub fn from_bytes_for(rule: Rule, bytes: &[u8]) -> Result<EvalTables, EvalFileError> {
         let t = EvalTables::from_bytes(bytes)?;
         if t.rule != rule {

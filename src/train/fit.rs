@@ -230,15 +230,17 @@ pub fn params_of(tables: &EvalTables) -> Vec<f32> {
     w
 }
 
-/// Tables for `rule` from trainer parameters (rounded to whole evaluation units), with the
-/// move-ordering scores `policy`.
+/// Tables for `rule` from trainer parameters (the values rounded to 1/[`VALUE_UNIT`] units, the
+/// tempo values to whole evaluation units), with the move-ordering scores `policy`.
 pub fn tables_of(rule: Rule, w: &[f32], policy: &[[[i16; PCODES]; 2]; 2]) -> EvalTables {
     let round = |x: f32| x.round().clamp(-8000.0, 8000.0) as i16;
+    let unit = VALUE_UNIT as f32;
+    let fine = |x: f32| (x * unit).round().clamp(-8000.0 * unit, 8000.0 * unit) as i16;
     let mut value = Box::new([[[0i16; PCODES]; 2]; 2]);
     for c in 0..2 {
         for r in 0..2 {
             for k in 0..PCODES {
-                value[c][r][k] = round(w[(c * 2 + r) * PCODES + k]);
+                value[c][r][k] = fine(w[(c * 2 + r) * PCODES + k]);
             }
         }
     }

@@ -37,7 +37,7 @@ fn a_table_round_trips_through_its_file() {
         let back = EvalTables::from_bytes(&bytes).unwrap();
         assert_eq!(back, t, "{rule}");
         assert_eq!(back.rule(), rule);
-        // The hand-set tables are finer than a file's units, but their file is stable.
+        // The hand-set tables' values are in the file's quarter units: their file is stable.
         let hand = EvalSet::hand().get(rule);
         let once = EvalTables::from_bytes(&hand.to_bytes()).unwrap();
         assert_eq!(EvalTables::from_bytes(&once.to_bytes()).unwrap(), once);
@@ -62,7 +62,9 @@ fn a_version_1_file_values_every_shape_as_its_line_pattern() {
         let of_patterns = pcode_of(shape::shape_key(s.map(shape::base)));
         for (c, r) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
             assert_eq!(values[c][r][k], values[c][r][of_patterns], "pcode {k}");
-            assert_eq!(policies[c][r][k], -values[c][r][k], "pcode {k}");
+            // Version 1 holds whole units: a value of i is 4i quarters.
+            assert_eq!(values[c][r][k] % 4, 0, "pcode {k}");
+            assert_eq!(4 * policies[c][r][k], -values[c][r][k], "pcode {k}");
         }
         seen.insert(values[0][0][k]);
     }
@@ -72,10 +74,44 @@ fn a_version_1_file_values_every_shape_as_its_line_pattern() {
         "each pattern multiset keeps its own value"
     );
     assert_eq!(t.tempos()[1][5], 7);
-    // Written back, it is a version-2 file of the same tables.
-    let v2 = t.to_bytes();
-    assert_eq!((v2.len(), &v2[..8]), (FILE_BYTES, &b"LZEVAL\x00\x02"[..]));
-    assert_eq!(EvalTables::from_bytes(&v2).unwrap(), t);
+    // Written back, it is a version-3 file of the same tables.
+    let v3 = t.to_bytes();
+    assert_eq!((v3.len(), &v3[..8]), (FILE_BYTES, &b"LZEVAL\x00\x03"[..]));
+    assert_eq!(EvalTables::from_bytes(&v3).unwrap(), t);
+}
+
+#[test]
+fn a_version_2_file_holds_whole_units_and_version_3_quarters() {
+    let mut rng = Rng(0x5eed);
+    let t = random_tables(Rule::Standard, &mut rng, 3000);
+    let v3 = t.to_bytes();
+    // The same words under the version-2 magic: every value counts four times as much, the
+    // tempo values and move scores are the same.
+    let mut v2 = v3.clone();
+    v2[7] = 2;
+    let t2 = EvalTables::from_bytes(&v2).unwrap();
+    let (a, b) = (t.values(), t2.values());
+    for (x, y) in a
+        .iter()
+        .flatten()
+        .flatten()
+        .zip(b.iter().flatten().flatten())
+    {
+        assert_eq!(4 * i32::from(*x), i32::from(*y));
+    }
+    assert_eq!(t2.tempos(), t.tempos());
+    assert_eq!(t2.policies(), t.policies());
+    // A value of a quarter unit survives the trainer's rounding and the file.
+    let shipped = EvalSet::builtin().get(Rule::Standard);
+    let mut w = fit::params_of(&shipped);
+    w[17] += 0.25;
+    let fine = fit::tables_of(Rule::Standard, &w, shipped.policies());
+    let back = EvalTables::from_bytes(&fine.to_bytes()).unwrap();
+    assert_eq!(back, fine);
+    assert_eq!(
+        i32::from(back.values()[0][0][17]),
+        i32::from(shipped.values()[0][0][17]) + 1
+    );
 }
 
 #[test]
