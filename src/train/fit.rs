@@ -233,21 +233,21 @@ pub fn params_of(tables: &EvalTables) -> Vec<f32> {
 /// Tables for `rule` from trainer parameters (the values rounded to 1/[`VALUE_UNIT`] units, the
 /// tempo values to whole evaluation units), with the move-ordering scores `policy`.
 pub fn tables_of(rule: Rule, w: &[f32], policy: &[[[i16; PCODES]; 2]; 2]) -> EvalTables {
-    let round = |x: f32| x.round().clamp(-8000.0, 8000.0) as i16;
-    let unit = VALUE_UNIT as f32;
-    let fine = |x: f32| (x * unit).round().clamp(-8000.0 * unit, 8000.0 * unit) as i16;
+    // `x` in 1/`unit` units, within the file's +-8000 evaluation units.
+    let round = |x: f32, unit: f32| (x * unit).round().clamp(-8000.0 * unit, 8000.0 * unit) as i16;
+    let quarters = VALUE_UNIT as f32;
     let mut value = Box::new([[[0i16; PCODES]; 2]; 2]);
     for c in 0..2 {
         for r in 0..2 {
             for k in 0..PCODES {
-                value[c][r][k] = fine(w[(c * 2 + r) * PCODES + k]);
+                value[c][r][k] = round(w[(c * 2 + r) * PCODES + k], quarters);
             }
         }
     }
     let mut tempo = Box::new([[0i16; THREAT_MASKS]; 2]);
     for s in 0..2 {
         for m in 0..THREAT_MASKS {
-            tempo[s][m] = round(w[VALUES + s * THREAT_MASKS + m]);
+            tempo[s][m] = round(w[VALUES + s * THREAT_MASKS + m], 1.0);
         }
     }
     EvalTables::from_values(rule, &value, &tempo, policy)
