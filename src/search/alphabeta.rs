@@ -323,6 +323,18 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The move generator's ordering hints at `ply`.
+    fn hints(&self, ply: usize, tt_move: Pos) -> Hints<'_> {
+        Hints {
+            tt_move,
+            killers: self.frames[ply].killers,
+            history: &self.history,
+            counter: self
+                .history
+                .counter(self.eb.side_to_move(), self.eb.board().last_move()),
+        }
+    }
+
     /// The static evaluation at the horizon, clamped inside the mate range.
     #[inline]
     fn leaf(&self) -> i32 {
@@ -563,39 +575,38 @@ impl<'a> Worker<'a> {
             depth -= 1;
         }
 
-        // Step 6. Generate moves (threat-aware).
-        let mut moves = std::mem::take(&mut self.frames[ply].moves);
-        let kind = movegen::generate(
-            &self.eb,
-            &Hints {
-                tt_move,
-                killers: self.frames[ply].killers,
-                history: &self.history,
-                counter: self.history.counter(me, self.eb.board().last_move()),
-            },
-            &mut moves,
-        );
+        // Step 6. The node's kind (threat-aware), then its moves. The TT move, if the node
+        // would generate it, is searched before the others are generated (a cut saves them);
+        // a verification search generates every move but its excluded one.
+        let kind = movegen::node_kind(&self.eb);
         if let NodeKind::Win(_) = kind {
-            self.frames[ply].moves = moves;
             return mate_in(ply + 1);
         }
-        // A verification search leaves its excluded move out of the list.
-        if !excluded.is_none() {
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        moves.clear();
+        let tt_first = excluded
+            .is_none()
+            .then(|| movegen::scored_move(&self.eb, &self.hints(ply, tt_move), kind, tt_move))
+            .flatten();
+        let mut generated = tt_first.is_none();
+        if let Some(m) = tt_first {
+            moves.push(m);
+        } else {
+            movegen::generate_of_kind(&self.eb, &self.hints(ply, tt_move), kind, &mut moves);
             moves.retain(|m| m.pos != excluded);
             if moves.is_empty() {
-                // The excluded move was the only one: no other move reaches alpha.
                 self.frames[ply].moves = moves;
-                return alpha;
+                return if !excluded.is_none() {
+                    // The excluded move was the only one: no other move reaches alpha.
+                    alpha
+                } else if opp_fives > 0 {
+                    // No legal defence of a five (renju: the block is a foul).
+                    mated_in(ply + 2)
+                } else {
+                    eval
+                };
             }
-        }
-        if moves.is_empty() {
-            self.frames[ply].moves = moves;
-            // No legal defence of a five (renju: the block is a foul), or nothing to play.
-            return if opp_fives > 0 {
-                mated_in(ply + 2)
-            } else {
-                eval
-            };
+            movegen::order(&mut moves);
         }
 
         // Step 6b. Singular extension. The TT move (generated, so first in the order) with a
@@ -689,7 +700,18 @@ impl<'a> Worker<'a> {
         let mut best = -INF;
         let mut best_move = Pos::NONE;
         let original_alpha = alpha;
-        for (i, m) in moves.iter().copied().enumerate() {
+        for i in 0.. {
+            if i > 0 && !generated {
+                // The TT move did not cut: the other moves now (the TT move first again).
+                movegen::generate_of_kind(&self.eb, &self.hints(ply, tt_move), kind, &mut moves);
+                movegen::order(&mut moves);
+                debug_assert_eq!(moves[0].pos, tt_move);
+                generated = true;
+            }
+            if i >= moves.len() {
+                break;
+            }
+            let m = moves[i];
             let quiet = kind == NodeKind::All
                 && m.threat < CellThreat::Flex3
                 && m.blocks < CellThreat::Flex3x2;

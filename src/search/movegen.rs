@@ -57,6 +57,8 @@ const DEFEND: [i32; CellThreat::COUNT] = [
 
 /// Ordering bonus of the counter-move of the opponent's last move (below the killers).
 const COUNTER_BONUS: i32 = 3_000;
+/// Ordering bonus of the transposition-table move: above any other score, so it comes first.
+const TT_MOVE_BONUS: i32 = 1_000_000;
 
 /// The ordering score of `me` playing at the empty point `p` before the search's hints,
 /// `mine` and `theirs` being both sides' threat classes there: the learned move scores of
@@ -174,10 +176,8 @@ pub fn fours_through(
     out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
 }
 
-/// Fills `out` with the moves of the side to move, ordered best first, and says which kind
-/// of node this is.
-pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) -> NodeKind {
-    out.clear();
+/// What kind of node the side to move faces (the first step of [`generate`]).
+pub fn node_kind(eb: &EvalBoard) -> NodeKind {
     let me = eb.side_to_move();
     let opp = me.opponent();
     if eb.count(me, CellThreat::Five) > 0 {
@@ -185,51 +185,95 @@ pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) ->
             .candidates()
             .find(|&p| eb.board().is_empty(p) && eb.threat(p, me) == CellThreat::Five)
             .expect("counted five point");
-        return NodeKind::Win(p);
-    }
-    let kind = if eb.count(opp, CellThreat::Five) > 0 {
+        NodeKind::Win(p)
+    } else if eb.count(opp, CellThreat::Five) > 0 {
         NodeKind::Forced
     } else if eb.count(opp, CellThreat::Flex4) + eb.count(opp, CellThreat::Block4x2) > 0 {
         NodeKind::Defend
     } else {
         NodeKind::All
-    };
-    for p in eb.candidates() {
-        if eb.near(p) == 0 || !eb.board().is_empty(p) {
-            continue;
-        }
-        let [mine, theirs] = {
-            let t = eb.threats(p);
-            [t[me.index()], t[opp.index()]]
-        };
-        let keep = match kind {
-            NodeKind::Forced => theirs == CellThreat::Five,
-            NodeKind::Defend => {
-                mine.is_four_or_better()
-                    || (theirs.is_four_or_better() && theirs != CellThreat::Forbidden)
-            }
-            _ => true,
-        };
-        if !keep || !allowed(eb, me, p) {
-            continue;
-        }
-        let mut score = static_score(eb, p, me, mine, theirs) + hints.history.get(me, p) / 64;
-        if p == hints.tt_move {
-            score += 1_000_000;
-        } else if p == hints.killers[0] {
-            score += 5_000;
-        } else if p == hints.killers[1] {
-            score += 4_000;
-        } else if p == hints.counter {
-            score += COUNTER_BONUS;
-        }
-        out.push(ScoredMove {
-            pos: p,
-            score,
-            threat: mine,
-            blocks: theirs,
-        });
     }
-    out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
+}
+
+/// The point `p` as a move of a node of kind `kind` (not [`NodeKind::Win`]), scored with the
+/// search's hints; `None` if [`generate`] would not generate it (occupied or off the board,
+/// far from every stone, no answer to the threat the kind names, or a renju foul).
+#[inline]
+pub fn scored_move(
+    eb: &EvalBoard,
+    hints: &Hints<'_>,
+    kind: NodeKind,
+    p: Pos,
+) -> Option<ScoredMove> {
+    if !eb.board().is_empty(p) || eb.near(p) == 0 {
+        return None;
+    }
+    let me = eb.side_to_move();
+    let opp = me.opponent();
+    let [mine, theirs] = {
+        let t = eb.threats(p);
+        [t[me.index()], t[opp.index()]]
+    };
+    let keep = match kind {
+        NodeKind::Forced => theirs == CellThreat::Five,
+        NodeKind::Defend => {
+            mine.is_four_or_better()
+                || (theirs.is_four_or_better() && theirs != CellThreat::Forbidden)
+        }
+        _ => true,
+    };
+    if !keep || !allowed(eb, me, p) {
+        return None;
+    }
+    let mut score = static_score(eb, p, me, mine, theirs) + hints.history.get(me, p) / 64;
+    if p == hints.tt_move {
+        score += TT_MOVE_BONUS;
+    } else if p == hints.killers[0] {
+        score += 5_000;
+    } else if p == hints.killers[1] {
+        score += 4_000;
+    } else if p == hints.counter {
+        score += COUNTER_BONUS;
+    }
+    Some(ScoredMove {
+        pos: p,
+        score,
+        threat: mine,
+        blocks: theirs,
+    })
+}
+
+/// Fills `out` with the moves of the side to move, **unordered** (see [`order`] and
+/// [`select`]), and says which kind of node this is (a won node generates nothing).
+pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) -> NodeKind {
+    let kind = node_kind(eb);
+    generate_of_kind(eb, hints, kind, out);
     kind
+}
+
+/// [`generate`] for a node whose kind ([`node_kind`]) is known.
+pub fn generate_of_kind(
+    eb: &EvalBoard,
+    hints: &Hints<'_>,
+    kind: NodeKind,
+    out: &mut Vec<ScoredMove>,
+) {
+    out.clear();
+    if !matches!(kind, NodeKind::Win(_)) {
+        out.extend(
+            eb.candidates()
+                .filter_map(|p| scored_move(eb, hints, kind, p)),
+        );
+    }
+}
+
+/// The sort key of the move order: score, highest first, then [`Pos`] (a total order).
+#[inline]
+fn order_key(m: &ScoredMove) -> (std::cmp::Reverse<i32>, Pos) {
+    (std::cmp::Reverse(m.score), m.pos)
+}
+
+/// Orders `moves` best first.
+pub fn order(moves: &mut [ScoredMove]) {
+    moves.sort_unstable_by_key(order_key);
 }
