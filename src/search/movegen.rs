@@ -243,8 +243,8 @@ pub fn scored_move(
     })
 }
 
-/// Fills `out` with the moves of the side to move, **unordered** (see [`order`] and
-/// [`select`]), and says which kind of node this is (a won node generates nothing).
+/// Fills `out` with the moves of the side to move, **unordered** (see [`order`]), and says
+/// which kind of node this is (a won node generates nothing).
 pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) -> NodeKind {
     let kind = node_kind(eb);
     generate_of_kind(eb, hints, kind, out);
