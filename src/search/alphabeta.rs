@@ -606,7 +606,6 @@ impl<'a> Worker<'a> {
                     eval
                 };
             }
-            movegen::order(&mut moves);
         }
 
         // Step 6b. Singular extension. The TT move (generated, so first in the order) with a
@@ -704,7 +703,6 @@ impl<'a> Worker<'a> {
             if i > 0 && !generated {
                 // The TT move did not cut: the other moves now (the TT move first again).
                 movegen::generate_of_kind(&self.eb, &self.hints(ply, tt_move), kind, &mut moves);
-                movegen::order(&mut moves);
                 debug_assert_eq!(moves[0].pos, tt_move);
                 generated = true;
             }

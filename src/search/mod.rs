@@ -539,7 +539,6 @@ impl Searcher {
             },
             &mut moves,
         );
-        movegen::order(&mut moves);
         let mut roots: Vec<Pos> = match kind {
             NodeKind::Win(p) => vec![p],
             _ => moves.iter().map(|m| m.pos).collect(),

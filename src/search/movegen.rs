@@ -153,7 +153,7 @@ pub fn fours(eb: &EvalBoard, me: Color, least: CellThreat, out: &mut Vec<ScoredM
     debug_assert!(least.is_four_or_better());
     out.clear();
     out.extend(eb.candidates().filter_map(|p| four_at(eb, me, least, p)));
-    out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
+    order(out);
 }
 
 /// Fills `out` with the points on the four lines through `p` (within 4 cells) where `me`
@@ -173,7 +173,7 @@ pub fn fours_through(
             .into_iter()
             .filter_map(|q| four_at(eb, me, least, q)),
     );
-    out.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
+    order(out);
 }
 
 /// What kind of node the side to move faces (the first step of [`generate`]).
@@ -243,15 +243,15 @@ pub fn scored_move(
     })
 }
 
-/// Fills `out` with the moves of the side to move, **unordered** (see [`order`]), and says
-/// which kind of node this is (a won node generates nothing).
+/// Fills `out` with the moves of the side to move, ordered best first (score, then [`Pos`]),
+/// and says which kind of node this is (a won node generates nothing).
 pub fn generate(eb: &EvalBoard, hints: &Hints<'_>, out: &mut Vec<ScoredMove>) -> NodeKind {
     let kind = node_kind(eb);
     generate_of_kind(eb, hints, kind, out);
     kind
 }
 
-/// [`generate`] for a node whose kind ([`node_kind`]) is known.
+/// The moves of [`generate`] for a node whose kind ([`node_kind`]) is known.
 pub fn generate_of_kind(
     eb: &EvalBoard,
     hints: &Hints<'_>,
@@ -265,15 +265,10 @@ pub fn generate_of_kind(
                 .filter_map(|p| scored_move(eb, hints, kind, p)),
         );
     }
+    order(out);
 }
 
-/// The sort key of the move order: score, highest first, then [`Pos`] (a total order).
-#[inline]
-fn order_key(m: &ScoredMove) -> (std::cmp::Reverse<i32>, Pos) {
-    (std::cmp::Reverse(m.score), m.pos)
-}
-
-/// Orders `moves` best first.
-pub fn order(moves: &mut [ScoredMove]) {
-    moves.sort_unstable_by_key(order_key);
+/// Orders `moves` best first: score, highest first, then [`Pos`] (a total order).
+fn order(moves: &mut [ScoredMove]) {
+    moves.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
 }
