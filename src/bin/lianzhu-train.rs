@@ -3,13 +3,16 @@
 //! `lianzhu-train --rule freestyle --data games.txt [--data more.txt] --out freestyle.lzev`
 //! reads the games of that rule, keeps one game in `--held-out-every` for the held-out set,
 //! finds the logistic scale of the starting tables, fits, and prints the losses of the
-//! starting and the learned tables on both sets; the tables go to `--out`.
+//! starting and the learned tables on both sets; the tables go to `--out`. With `--hidden N`
+//! it first fits the tables plus an N-unit hidden layer for the same steps and reports that
+//! model's losses (`lianzhu::train::hidden`; the layer is not written).
 
 use clap::Parser;
 use lianzhu::eval::{shape, EvalTables};
 use lianzhu::search::movegen;
 use lianzhu::train::data::{parse_games, parse_match_record};
 use lianzhu::train::fit::{self, Dataset, FitOptions};
+use lianzhu::train::hidden::{self, HiddenOptions};
 use lianzhu::train::policy::{self, PolicyOptions};
 use lianzhu::types::Rule;
 use std::path::PathBuf;
@@ -73,6 +76,16 @@ struct Args {
     /// Weight of the squared distance of each move score from its start.
     #[arg(long, default_value_t = 1e-9)]
     policy_l2: f32,
+    /// Before the tables' fit, fit the tables plus a hidden layer of N units over the same
+    /// features for as many steps and report its losses (a measurement: nothing is written).
+    #[arg(long, default_value_t = 0)]
+    hidden: usize,
+    /// Adam step size of the hidden layer's input weights and biases.
+    #[arg(long, default_value_t = 0.01)]
+    hidden_lr: f32,
+    /// Adam step size of the hidden layer's output weights, in evaluation units.
+    #[arg(long, default_value_t = 2.0)]
+    hidden_out_lr: f32,
     /// Report every N steps.
     #[arg(long, default_value_t = 50)]
     report_every: usize,
@@ -140,6 +153,40 @@ fn run(args: &Args) -> Result<(), String> {
         lambda: args.lambda,
         scale,
     };
+    if args.hidden > 0 {
+        let options = HiddenOptions {
+            units: args.hidden,
+            lr: args.hidden_lr,
+            out_lr: args.hidden_out_lr,
+            seed: 1,
+        };
+        let t0 = std::time::Instant::now();
+        let mut last = None;
+        hidden::fit(
+            &train,
+            &held_out,
+            &w0,
+            &opt,
+            &options,
+            args.report_every,
+            &mut |r| {
+                println!(
+                    "hidden step {:4}: train loss {:.5}, held-out loss {:.5} ({:.1} s)",
+                    r.epoch,
+                    r.train,
+                    r.held_out,
+                    t0.elapsed().as_secs_f64()
+                );
+                last = Some(r);
+            },
+        );
+        if let Some(r) = last {
+            println!(
+                "tables + hidden layer of {} units: train loss {:.5}, held-out loss {:.5}",
+                args.hidden, r.train, r.held_out
+            );
+        }
+    }
     let t0 = std::time::Instant::now();
     let w = fit::fit(&train, &held_out, &w0, &opt, args.report_every, &mut |r| {
         println!(

@@ -93,7 +93,8 @@ impl Dataset {
         n
     }
 
-    fn features(&self, i: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
+    /// The features of position `i`: parameter index and signed count.
+    pub(crate) fn features(&self, i: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
         let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
         self.index[a..b]
             .iter()
@@ -260,6 +261,13 @@ fn sigmoid(x: f32) -> f32 {
 /// The evaluation of position `i` under parameters `w`.
 fn eval(data: &Dataset, w: &[f32], i: usize) -> f32 {
     data.features(i).map(|(k, c)| w[k] * c).sum()
+}
+
+impl Dataset {
+    /// The target of position `i` (see [`target`]).
+    pub(crate) fn target(&self, i: usize, k: f32, lambda: f32) -> f32 {
+        target(self, i, k, lambda)
+    }
 }
 
 /// The target of position `i` (the result alone for a position without a score).

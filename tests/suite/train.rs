@@ -389,3 +389,54 @@ fn match_records_read_as_unscored_games() {
     // four there, a position the search never evaluates).
     assert_eq!(all.len(), 10 - fit::UNSCORED_SKIP - 1);
 }
+
+#[test]
+fn a_hidden_layer_starts_as_the_tables_and_fitting_lowers_its_loss() {
+    use lianzhu::train::hidden::{self, HiddenLayer, HiddenOptions};
+    let (data, start) = selfplay_data(Rule::Freestyle, 24);
+    let w0 = fit::params_of(&start);
+    let scale = fit::best_scale(&data, &w0);
+    let tables = fit::loss(&data, &w0, scale, 1.0);
+    let fresh = HiddenLayer::new(8, 1);
+    assert_eq!(fresh.len(), fit::VALUES * 8 + 16);
+    let start_loss = hidden::loss(&data, &w0, &fresh, scale, 1.0);
+    assert!(
+        (start_loss - tables).abs() < 1e-9,
+        "{tables} vs {start_loss}"
+    );
+    let opt = FitOptions {
+        epochs: 60,
+        lr: 2.0,
+        l2: 1e-6,
+        lambda: 1.0,
+        scale,
+    };
+    let options = HiddenOptions {
+        units: 8,
+        lr: 0.01,
+        out_lr: 5.0,
+        seed: 1,
+    };
+    let mut reports = Vec::new();
+    let (w, layer) = hidden::fit(
+        &data,
+        &Dataset::default(),
+        &w0,
+        &opt,
+        &options,
+        20,
+        &mut |r| reports.push(r),
+    );
+    assert_eq!(reports.len(), 4);
+    assert!((reports[0].train - tables).abs() < 1e-9);
+    let after = hidden::loss(&data, &w, &layer, scale, 1.0);
+    assert!(after < tables - 0.01, "loss {tables} -> {after}");
+    assert!((reports[3].train - after).abs() < 1e-9);
+    // The layer fits beyond what the tables reach alone in the same steps.
+    let alone = fit::fit(&data, &Dataset::default(), &w0, &opt, 0, &mut |_| {});
+    let alone = fit::loss(&data, &alone, scale, 1.0);
+    assert!(
+        after < alone - 0.01,
+        "tables alone {alone}, with the layer {after}"
+    );
+}
