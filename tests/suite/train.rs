@@ -269,6 +269,17 @@ fn selfplay_data(rule: Rule, games: usize) -> (Dataset, Arc<EvalTables>) {
     (data, start)
 }
 
+/// The fit of the small-set tests: 60 steps of 2.0 against the results alone at `scale`.
+fn small_fit(scale: f32) -> FitOptions {
+    FitOptions {
+        epochs: 60,
+        lr: 2.0,
+        l2: 1e-6,
+        lambda: 1.0,
+        scale,
+    }
+}
+
 #[test]
 fn training_on_a_small_fixed_set_lowers_the_loss() {
     let (data, start) = selfplay_data(Rule::Freestyle, 24);
@@ -282,13 +293,7 @@ fn training_on_a_small_fixed_set_lowers_the_loss() {
     let scale = fit::best_scale(&data, &w0);
     assert!((50.0..=5000.0).contains(&scale));
     let before = fit::loss(&data, &w0, scale, 1.0);
-    let opt = FitOptions {
-        epochs: 60,
-        lr: 2.0,
-        l2: 1e-6,
-        lambda: 1.0,
-        scale,
-    };
+    let opt = small_fit(scale);
     let mut reports = Vec::new();
     let w = fit::fit(&data, &Dataset::default(), &w0, &opt, 20, &mut |r| {
         reports.push(r)
@@ -404,13 +409,7 @@ fn a_hidden_layer_starts_as_the_tables_and_fitting_lowers_its_loss() {
         (start_loss - tables).abs() < 1e-9,
         "{tables} vs {start_loss}"
     );
-    let opt = FitOptions {
-        epochs: 60,
-        lr: 2.0,
-        l2: 1e-6,
-        lambda: 1.0,
-        scale,
-    };
+    let opt = small_fit(scale);
     let options = HiddenOptions {
         units: 8,
         lr: 0.01,
