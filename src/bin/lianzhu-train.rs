@@ -11,7 +11,7 @@ use clap::Parser;
 use lianzhu::eval::{shape, EvalTables};
 use lianzhu::search::movegen;
 use lianzhu::train::data::{parse_games, parse_match_record};
-use lianzhu::train::fit::{self, Dataset, FitOptions};
+use lianzhu::train::fit::{self, Dataset, FitOptions, FitReport};
 use lianzhu::train::hidden::{self, HiddenOptions};
 use lianzhu::train::policy::{self, PolicyOptions};
 use lianzhu::types::Rule;
@@ -89,6 +89,17 @@ struct Args {
     /// Report every N steps.
     #[arg(long, default_value_t = 50)]
     report_every: usize,
+}
+
+/// A value fit's progress line: its step, both losses and the time since `t0`.
+fn step_line(r: &FitReport, t0: std::time::Instant) -> String {
+    format!(
+        "step {:4}: train loss {:.5}, held-out loss {:.5} ({:.1} s)",
+        r.epoch,
+        r.train,
+        r.held_out,
+        t0.elapsed().as_secs_f64()
+    )
 }
 
 fn run(args: &Args) -> Result<(), String> {
@@ -170,13 +181,7 @@ fn run(args: &Args) -> Result<(), String> {
             &options,
             args.report_every,
             &mut |r| {
-                println!(
-                    "hidden step {:4}: train loss {:.5}, held-out loss {:.5} ({:.1} s)",
-                    r.epoch,
-                    r.train,
-                    r.held_out,
-                    t0.elapsed().as_secs_f64()
-                );
+                println!("hidden {}", step_line(&r, t0));
                 last = Some(r);
             },
         );
@@ -189,13 +194,7 @@ fn run(args: &Args) -> Result<(), String> {
     }
     let t0 = std::time::Instant::now();
     let w = fit::fit(&train, &held_out, &w0, &opt, args.report_every, &mut |r| {
-        println!(
-            "step {:4}: train loss {:.5}, held-out loss {:.5} ({:.1} s)",
-            r.epoch,
-            r.train,
-            r.held_out,
-            t0.elapsed().as_secs_f64()
-        );
+        println!("{}", step_line(&r, t0));
     });
     let policy = if args.policy {
         let p0 = if start.has_policy() {

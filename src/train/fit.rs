@@ -254,24 +254,17 @@ pub fn tables_of(rule: Rule, w: &[f32], policy: &[[[i16; PCODES]; 2]; 2]) -> Eva
     EvalTables::from_values(rule, &value, &tempo, policy)
 }
 
-fn sigmoid(x: f32) -> f32 {
+pub(crate) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
 /// The evaluation of position `i` under parameters `w`.
-fn eval(data: &Dataset, w: &[f32], i: usize) -> f32 {
+pub(crate) fn eval(data: &Dataset, w: &[f32], i: usize) -> f32 {
     data.features(i).map(|(k, c)| w[k] * c).sum()
 }
 
-impl Dataset {
-    /// The target of position `i` (see [`target`]).
-    pub(crate) fn target(&self, i: usize, k: f32, lambda: f32) -> f32 {
-        target(self, i, k, lambda)
-    }
-}
-
 /// The target of position `i` (the result alone for a position without a score).
-fn target(data: &Dataset, i: usize, k: f32, lambda: f32) -> f32 {
+pub(crate) fn target(data: &Dataset, i: usize, k: f32, lambda: f32) -> f32 {
     let score = data.score[i];
     if score.is_nan() {
         data.result[i]
@@ -287,13 +280,15 @@ pub fn loss(data: &Dataset, w: &[f32], k: f32, lambda: f32) -> f64 {
     }
     let sum: f64 = (0..data.len())
         .into_par_iter()
-        .map(|i| {
-            let p = sigmoid(eval(data, w, i) / k).clamp(1e-6, 1.0 - 1e-6);
-            let t = target(data, i, k, lambda);
-            -(f64::from(t) * f64::from(p).ln() + f64::from(1.0 - t) * f64::from(1.0 - p).ln())
-        })
+        .map(|i| cross_entropy(eval(data, w, i), target(data, i, k, lambda), k))
         .sum();
     sum / data.len() as f64
+}
+
+/// The cross-entropy of an evaluation `eval` at scale `k` against the target `t`.
+pub(crate) fn cross_entropy(eval: f32, t: f32, k: f32) -> f64 {
+    let p = sigmoid(eval / k).clamp(1e-6, 1.0 - 1e-6);
+    -(f64::from(t) * f64::from(p).ln() + f64::from(1.0 - t) * f64::from(1.0 - p).ln())
 }
 
 /// The scale `K` (in evaluation units) that minimises the loss of `w` on `data` against the

@@ -13,7 +13,7 @@
 //!
 //! Invariant: before the first step the model's evaluation is the tables'.
 
-use super::fit::{Dataset, FitOptions, FitReport, VALUES};
+use super::fit::{self, cross_entropy, sigmoid, target, Dataset, FitOptions, FitReport, VALUES};
 use super::{sum_gradients, Adam, Rng};
 use rayon::prelude::*;
 
@@ -34,9 +34,9 @@ pub struct HiddenOptions {
 #[derive(Clone, Debug)]
 pub struct HiddenLayer {
     units: usize,
-    /// `[feature][unit]`, value features only.
-    weight: Vec<f32>,
-    bias: Vec<f32>,
+    /// The input weights `[feature][unit]` (value features only), then the biases `[unit]`:
+    /// the part one Adam step moves together.
+    inner: Vec<f32>,
     out: Vec<f32>,
 }
 
@@ -44,19 +44,17 @@ impl HiddenLayer {
     /// A layer whose output is 0 (input weights uniform in +-0.01, seeded).
     pub fn new(units: usize, seed: u64) -> HiddenLayer {
         let mut rng = Rng::new(seed);
+        let weights = (0..VALUES * units).map(|_| (rng.below(2001) as f32 / 1000.0 - 1.0) * 0.01);
         HiddenLayer {
             units,
-            weight: (0..VALUES * units)
-                .map(|_| (rng.below(2001) as f32 / 1000.0 - 1.0) * 0.01)
-                .collect(),
-            bias: vec![0.5; units],
+            inner: weights.chain(std::iter::repeat_n(0.5, units)).collect(),
             out: vec![0.0; units],
         }
     }
 
     /// Parameters in all (input weights, biases, output weights).
     pub fn len(&self) -> usize {
-        self.weight.len() + 2 * self.units
+        self.inner.len() + self.units
     }
 
     /// True if the layer has no unit.
@@ -66,9 +64,9 @@ impl HiddenLayer {
 
     /// The units' pre-activations for position `i` into `h`.
     fn hidden(&self, data: &Dataset, i: usize, h: &mut [f32]) {
-        h.copy_from_slice(&self.bias);
+        h.copy_from_slice(&self.inner[VALUES * self.units..]);
         for (k, c) in data.features(i).filter(|&(k, _)| k < VALUES) {
-            let row = &self.weight[k * self.units..(k + 1) * self.units];
+            let row = &self.inner[k * self.units..(k + 1) * self.units];
             h.iter_mut().zip(row).for_each(|(x, y)| *x += c * y);
         }
     }
@@ -86,8 +84,7 @@ impl HiddenLayer {
 /// width, left holding the pre-activations).
 fn eval(data: &Dataset, w: &[f32], layer: &HiddenLayer, i: usize, h: &mut [f32]) -> f32 {
     layer.hidden(data, i, h);
-    let tables: f32 = data.features(i).map(|(k, c)| w[k] * c).sum();
-    tables + layer.output(h)
+    fit::eval(data, w, i) + layer.output(h)
 }
 
 /// The mean cross-entropy of tables `w` with `layer` on `data` (as [`super::fit::loss`]).
@@ -99,18 +96,10 @@ pub fn loss(data: &Dataset, w: &[f32], layer: &HiddenLayer, k: f32, lambda: f32)
         .into_par_iter()
         .map_init(
             || vec![0f32; layer.units],
-            |h, i| {
-                let p = sigmoid(eval(data, w, layer, i, h) / k).clamp(1e-6, 1.0 - 1e-6);
-                let t = data.target(i, k, lambda);
-                -(f64::from(t) * f64::from(p).ln() + f64::from(1.0 - t) * f64::from(1.0 - p).ln())
-            },
+            |h, i| cross_entropy(eval(data, w, layer, i, h), target(data, i, k, lambda), k),
         )
         .sum();
     sum / data.len() as f64
-}
-
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// Fits tables `w` (starting at `w0`) and a fresh hidden layer to `train` with full-batch
@@ -126,11 +115,12 @@ pub fn fit(
 ) -> (Vec<f32>, HiddenLayer) {
     let mut w = w0.to_vec();
     let mut layer = HiddenLayer::new(hidden.units, hidden.seed);
-    let (tables, inputs, units) = (w0.len(), VALUES * hidden.units, hidden.units);
+    let (tables, inner, units) = (w0.len(), layer.inner.len(), hidden.units);
+    let inputs = inner - units;
     let mut adam_tables = Adam::new(tables);
-    let mut adam_inputs = Adam::new(inputs + units);
+    let mut adam_inner = Adam::new(inner);
     let mut adam_out = Adam::new(units);
-    let zeros = vec![0f32; inputs + units];
+    let zeros = vec![0f32; inner];
     let k = opt.scale;
     let report = |w: &[f32], layer: &HiddenLayer, epoch| FitReport {
         epoch,
@@ -143,44 +133,37 @@ pub fn fit(
         }
         // Gradient layout: the tables, the input weights, the biases, the output weights.
         let grad = sum_gradients(train.len(), tables + layer.len(), |i, g| {
+            // `h` holds the pre-activations, then the loss's gradient at each of them.
             let mut h = vec![0f32; units];
             let err = (sigmoid(eval(train, &w, &layer, i, &mut h) / k)
-                - train.target(i, k, opt.lambda))
+                - target(train, i, k, opt.lambda))
                 / k;
             for (j, c) in train.features(i) {
                 g[j] += err * c;
             }
             let (g_in, rest) = g[tables..].split_at_mut(inputs);
             let (g_bias, g_out) = rest.split_at_mut(units);
-            let mut dh = vec![0f32; units];
             for j in 0..units {
                 g_out[j] += err * h[j].clamp(0.0, 1.0);
-                if h[j] > 0.0 && h[j] < 1.0 {
-                    dh[j] = err * layer.out[j];
-                    g_bias[j] += dh[j];
-                }
+                h[j] = if h[j] > 0.0 && h[j] < 1.0 {
+                    err * layer.out[j]
+                } else {
+                    0.0
+                };
+                g_bias[j] += h[j];
             }
             for (f, c) in train.features(i).filter(|&(f, _)| f < VALUES) {
                 let row = &mut g_in[f * units..(f + 1) * units];
-                row.iter_mut().zip(&dh).for_each(|(x, y)| *x += c * y);
+                row.iter_mut().zip(&h).for_each(|(x, y)| *x += c * y);
             }
         });
         let n = train.len().max(1) as f32;
-        adam_tables.step(&mut w, &grad[..tables], n, w0, opt.l2, opt.lr);
-        let mut inner: Vec<f32> = layer.weight.iter().chain(&layer.bias).copied().collect();
-        let g_inner = &grad[tables..tables + inputs + units];
-        adam_inputs.step(&mut inner, g_inner, n, &zeros, 0.0, hidden.lr);
-        layer.weight.copy_from_slice(&inner[..inputs]);
-        layer.bias.copy_from_slice(&inner[inputs..]);
-        let g_out = &grad[tables + inputs + units..];
-        adam_out.step(
-            &mut layer.out,
-            g_out,
-            n,
-            &zeros[..units],
-            0.0,
-            hidden.out_lr,
-        );
+        let (g_tables, rest) = grad.split_at(tables);
+        let (g_inner, g_out) = rest.split_at(inner);
+        adam_tables.step(&mut w, g_tables, n, w0, opt.l2, opt.lr);
+        adam_inner.step(&mut layer.inner, g_inner, n, &zeros, 0.0, hidden.lr);
+        let out_lr = hidden.out_lr;
+        adam_out.step(&mut layer.out, g_out, n, &zeros[..units], 0.0, out_lr);
     }
     on(report(&w, &layer, opt.epochs));
     (w, layer)
