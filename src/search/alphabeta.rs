@@ -255,11 +255,11 @@ impl<'a> Worker<'a> {
             self.shared.tt.prefetch(self.eb.board().hash_after(m));
             self.eb.make(m);
             let s = if i == 0 {
-                -self.search(-beta, -alpha, (depth - 1) * ONE_PLY, 1, true, false)
+                -self.search(-beta, -alpha, depth - 1, 1, true, false)
             } else {
-                let mut s = -self.search(-alpha - 1, -alpha, (depth - 1) * ONE_PLY, 1, false, true);
+                let mut s = -self.search(-alpha - 1, -alpha, depth - 1, 1, false, true);
                 if s > alpha && s < beta && !self.shared.aborted() {
-                    s = -self.search(-beta, -alpha, (depth - 1) * ONE_PLY, 1, true, false);
+                    s = -self.search(-beta, -alpha, depth - 1, 1, true, false);
                 }
                 s
             };
@@ -421,9 +421,8 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// The main search. `depth` is in [`ONE_PLY`] units (0 or less: the horizon); `cut_node`:
-    /// a null-window node expected to fail high (the first child of an expected all-node, or
-    /// a later move searched with a null window).
+    /// The main search. `cut_node`: a null-window node expected to fail high (the first
+    /// child of an expected all-node, or a later move searched with a null window).
     fn search(
         &mut self,
         mut alpha: i32,
@@ -517,17 +516,15 @@ impl<'a> Worker<'a> {
                 }
                 return s;
             }
-            depth = ONE_PLY;
+            depth = 1;
         }
-        // The whole plies left, which every depth threshold below reads.
-        let mut d = plies(depth);
 
         // Step 4. Transposition table.
         let mut tt_move = Pos::NONE;
         if let Some(e) = entry {
             tt_move = e.mv;
             let s = score_from_tt(e.score, ply);
-            if !pv_node && excluded.is_none() && e.depth >= d && cuts(e.bound, s, alpha, beta) {
+            if !pv_node && excluded.is_none() && e.depth >= depth && cuts(e.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -560,9 +557,9 @@ impl<'a> Worker<'a> {
         if !pv_node
             && excluded.is_none()
             && !opp_threat
-            && d <= RFP_DEPTH
+            && depth <= RFP_DEPTH
             && beta.abs() < MATE_BOUND
-            && eval - RFP_MARGIN * (d - i32::from(improving)) >= beta
+            && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
         {
             return eval;
         }
@@ -570,10 +567,12 @@ impl<'a> Worker<'a> {
         // Step 5b. Internal iterative reduction: a node without a TT move at some depth is
         // searched one ply shallower (its ordering is poor anyway; the next visit has a move).
         // Never in a verification search, which must keep the depth it was given.
-        if tt_move == Pos::NONE && excluded.is_none() && (pv_node || cut_node) && d >= IIR_MIN_DEPTH
+        if tt_move == Pos::NONE
+            && excluded.is_none()
+            && (pv_node || cut_node)
+            && depth >= IIR_MIN_DEPTH
         {
-            depth -= ONE_PLY;
-            d = plies(depth);
+            depth -= 1;
         }
 
         // Step 6. The node's kind (threat-aware), then its moves. The TT move, if the node
@@ -622,17 +621,17 @@ impl<'a> Worker<'a> {
         let singular = entry.filter(|e| {
             excluded.is_none()
                 && kind != NodeKind::Forced
-                && d >= SE_MIN_DEPTH
+                && depth >= SE_MIN_DEPTH
                 && (ply as i32) < 2 * self.root_depth
                 && !tt_move.is_none()
                 && moves[0].pos == tt_move
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
-                && e.depth >= d - SE_TT_DEPTH_MARGIN
+                && e.depth >= depth - SE_TT_DEPTH_MARGIN
                 && e.score.abs() < MATE_BOUND
         });
         if let Some(e) = singular {
-            let singular_beta = score_from_tt(e.score, ply) - SE_MARGIN_PER_DEPTH * d;
-            let singular_depth = (d - 1) / 2 * ONE_PLY;
+            let singular_beta = score_from_tt(e.score, ply) - SE_MARGIN_PER_DEPTH * depth;
+            let singular_depth = (depth - 1) / 2;
             self.frames[ply].excluded = tt_move;
             let s = self.search(
                 singular_beta - 1,
@@ -669,22 +668,23 @@ impl<'a> Worker<'a> {
         // live three; quiet moves (no live three made, no double three blocked) are pruned by
         // count at every depth. A singular TT move (first) gets its extension.
         let forced = kind == NodeKind::Forced;
-        let new_depth = if forced { depth } else { depth - ONE_PLY };
+        let new_depth = if forced { depth } else { depth - 1 };
         // Fail-high reduction: an expected cut node well above beta needs no full depth for
         // its quiet moves to show it.
         let fail_high = cut_node
             && !forced
             && !opp_threat
             && excluded.is_none()
-            && d >= 2
+            && depth >= 2
             && beta.abs() < MATE_BOUND
-            && eval >= beta + FHR_MARGIN * d - FHR_BASE;
-        let lmp_limit = self.lmp[(d.max(1) as usize).min(LMP_DEPTHS - 1)][usize::from(improving)];
+            && eval >= beta + FHR_MARGIN * depth - FHR_BASE;
+        let lmp_limit =
+            self.lmp[(depth.max(1) as usize).min(LMP_DEPTHS - 1)][usize::from(improving)];
         let killers = self.frames[ply].killers;
         // Distraction pruning: facing a live three at a shallow depth, an own four that blocks
         // none of the opponent's four points and lies far from both last moves only delays
         // the threat (the horizon's VCF probe still sees a counter-attack that wins).
-        let distract = kind == NodeKind::Defend && d < DISTRACT_DEPTH;
+        let distract = kind == NodeKind::Defend && depth < DISTRACT_DEPTH;
         let recent = if distract {
             let h = self.eb.board().history();
             [h.len().checked_sub(1), h.len().checked_sub(2)].map(|i| i.map(|i| h[i].0))
@@ -719,8 +719,8 @@ impl<'a> Worker<'a> {
                 if i >= lmp_limit {
                     break;
                 }
-                if d <= HISTORY_PRUNE_DEPTH
-                    && self.history.get(me, m.pos) < -HISTORY_PRUNE_MARGIN * d
+                if depth <= HISTORY_PRUNE_DEPTH
+                    && self.history.get(me, m.pos) < -HISTORY_PRUNE_MARGIN * depth
                 {
                     continue;
                 }
@@ -728,8 +728,7 @@ impl<'a> Worker<'a> {
             if distract && best > -MATE_BOUND && m.blocks < CellThreat::Block4 && far(m.pos) {
                 continue;
             }
-            let new_depth =
-                new_depth - ONE_PLY * i32::from(fail_high && m.threat < CellThreat::Block4);
+            let new_depth = new_depth - i32::from(fail_high && m.threat < CellThreat::Block4);
             self.frames[ply + 1].double_extensions =
                 self.frames[ply].double_extensions + u8::from(i == 0 && extension == 2);
             self.shared.tt.prefetch(self.eb.board().hash_after(m.pos));
@@ -738,23 +737,23 @@ impl<'a> Worker<'a> {
                 -self.search(
                     -beta,
                     -alpha,
-                    new_depth + extension * ONE_PLY,
+                    new_depth + extension,
                     ply + 1,
                     pv_node,
                     !pv_node && !cut_node,
                 )
             } else {
                 let r = if kind != NodeKind::Forced
-                    && d >= LMR_MIN_DEPTH
+                    && depth >= LMR_MIN_DEPTH
                     && i >= LMR_MIN_MOVE
                     && m.threat < CellThreat::Block4
                 {
-                    let mut r = lmr_reduction(d, i);
+                    let mut r = lmr_reduction(depth, i);
                     r += i32::from(!pv_node && !improving) + i32::from(cut_node);
                     r -= i32::from(pv_node) + i32::from(!quiet);
                     r -= i32::from(killers.contains(&m.pos));
                     r -= self.history.get(me, m.pos) / LMR_HISTORY_DIVISOR;
-                    ONE_PLY * r.clamp(0, (plies(new_depth) - 1).max(0))
+                    r.clamp(0, (new_depth - 1).max(0))
                 } else {
                     0
                 };
@@ -792,7 +791,7 @@ impl<'a> Worker<'a> {
                                 k[1] = k[0];
                                 k[0] = m.pos;
                             }
-                            let bonus = history_bonus(d);
+                            let bonus = history_bonus(depth);
                             self.history.update(me, m.pos, bonus);
                             let prev = self.eb.board().last_move();
                             self.history.set_counter(me, prev, m.pos);
@@ -816,7 +815,7 @@ impl<'a> Worker<'a> {
                 best_move,
                 score_to_tt(best, ply),
                 static_eval,
-                d,
+                depth,
                 bound,
             );
         }

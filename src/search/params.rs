@@ -13,19 +13,6 @@ pub const MAX_PLY: usize = 128;
 /// Deepest iteration of iterative deepening.
 pub const MAX_DEPTH: i32 = 60;
 
-/// The search counts depth in fractions of a ply, `ONE_PLY` to a ply, so that extensions and
-/// reductions smaller than a ply add up along a line instead of being rounded away at each
-/// node. Iterations, the TT and every depth threshold below are in whole plies
-/// ([`plies`]).
-pub const ONE_PLY: i32 = 16;
-
-/// The whole plies of a fractional depth, rounded up: a node with any depth left is searched
-/// as a full node (the horizon is depth 0 or less).
-#[inline]
-pub const fn plies(depth: i32) -> i32 {
-    (depth + ONE_PLY - 1).div_euclid(ONE_PLY)
-}
-
 /// Aspiration window half-width at the first try.
 pub const ASPIRATION_DELTA: i32 = 40;
 /// First depth that uses an aspiration window.
