@@ -664,8 +664,10 @@ impl<'a> Worker<'a> {
         }
 
         // Step 7. Search the moves: PVS with late-move reductions and move-count pruning.
-        // Moves that make a four are never reduced, and pruned only as distractions from a
-        // live three; quiet moves (no live three made, no double three blocked) are pruned by
+        // Moves that make a four with more (a two, a three, a second four) are never reduced; a
+        // plain four, which mostly spends the four for nothing, is reduced like a three where
+        // there is no threat to answer. Fours are pruned only as distractions from a live
+        // three; quiet moves (no live three made, no double three blocked) are pruned by
         // count at every depth. A singular TT move (first) gets its extension.
         let forced = kind == NodeKind::Forced;
         let new_depth = if forced { depth } else { depth - 1 };
@@ -746,7 +748,8 @@ impl<'a> Worker<'a> {
                 let r = if kind != NodeKind::Forced
                     && depth >= LMR_MIN_DEPTH
                     && i >= LMR_MIN_MOVE
-                    && m.threat < CellThreat::Block4
+                    && (m.threat < CellThreat::Block4
+                        || (m.threat == CellThreat::Block4 && kind == NodeKind::All))
                 {
                     let mut r = lmr_reduction(depth, i);
                     r += i32::from(!pv_node && !improving) + i32::from(cut_node);
