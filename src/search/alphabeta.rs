@@ -483,6 +483,8 @@ impl<'a> Worker<'a> {
         // The horizon's results are kept in the TT at depth 0.
         let key = self.eb.board().hash();
         let entry = self.shared.tt.probe(key);
+        // On the principal variation now or when this node was stored.
+        let tt_pv = pv_node || entry.is_some_and(|e| e.pv);
         let mut depth = depth;
         if depth <= 0 && opp_fives == 0 {
             debug_assert!(
@@ -500,7 +502,15 @@ impl<'a> Worker<'a> {
                 let s = mate_in(ply + n as usize);
                 let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
                 let tt = &self.shared.tt;
-                tt.store(key, Pos::NONE, score_to_tt(s, ply), eval, 0, Bound::Exact);
+                tt.store(
+                    key,
+                    Pos::NONE,
+                    score_to_tt(s, ply),
+                    eval,
+                    0,
+                    Bound::Exact,
+                    tt_pv,
+                );
                 return s;
             }
             if !(pv_node
@@ -512,7 +522,7 @@ impl<'a> Worker<'a> {
                     let bound = bound_of(s, alpha, beta);
                     let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
                     let tt = &self.shared.tt;
-                    tt.store(key, Pos::NONE, score_to_tt(s, ply), eval, 0, bound);
+                    tt.store(key, Pos::NONE, score_to_tt(s, ply), eval, 0, bound, tt_pv);
                 }
                 return s;
             }
@@ -666,7 +676,8 @@ impl<'a> Worker<'a> {
         // Step 7. Search the moves: PVS with late-move reductions and move-count pruning.
         // Moves that make a four with more (a two, a three, a second four) are never reduced; a
         // plain four, which mostly spends the four for nothing, is reduced like a three where
-        // there is no threat to answer. Fours are pruned only as distractions from a live
+        // there is no threat to answer. A node off the PV that was on it (its TT entry says
+        // so) reduces one ply less: its moves were the game's main line not long ago. Fours are pruned only as distractions from a live
         // three; quiet moves (no live three made, no double three blocked) are pruned by
         // count at every depth. A singular TT move (first) gets its extension.
         let forced = kind == NodeKind::Forced;
@@ -754,6 +765,7 @@ impl<'a> Worker<'a> {
                     let mut r = lmr_reduction(depth, i);
                     r += i32::from(!pv_node && !improving) + i32::from(cut_node);
                     r -= i32::from(pv_node) + i32::from(!quiet);
+                    r -= i32::from(tt_pv && !pv_node);
                     r -= i32::from(killers.contains(&m.pos));
                     r -= self.history.get(me, m.pos) / LMR_HISTORY_DIVISOR;
                     r.clamp(0, (new_depth - 1).max(0))
@@ -820,6 +832,7 @@ impl<'a> Worker<'a> {
                 static_eval,
                 depth,
                 bound,
+                tt_pv,
             );
         }
         best

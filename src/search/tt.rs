@@ -6,7 +6,7 @@
 //! miss, never as a wrong move or score. Entries sit in clusters of two; a store replaces the
 //! same key, else the shallower or older of the two.
 //!
-//! `data` layout (bits): move 0..16, score 16..32 (i16), depth 32..40 (i8), bound 40..42,
+//! `data` layout (bits): move 0..15, on-the-PV flag 15, score 16..32 (i16), depth 32..40 (i8), bound 40..42,
 //! generation 42..48, static eval 48..64 (i16).
 
 use crate::types::Pos;
@@ -38,6 +38,8 @@ pub struct TtEntry {
     pub bound: Bound,
     /// Static evaluation.
     pub eval: i32,
+    /// The node was on the principal variation when stored, or had been before.
+    pub pv: bool,
 }
 
 /// The table.
@@ -48,6 +50,8 @@ pub struct Tt {
 }
 
 const CLUSTER: usize = 2;
+// The move's index fits below the PV flag's bit.
+const _: () = assert!(crate::types::CELLS <= 1 << 15);
 
 impl Tt {
     /// A table of at most `bytes` bytes (a power of two number of 16-byte entries, at least 1024).
@@ -128,9 +132,18 @@ impl Tt {
         None
     }
 
-    /// Stores a result for `key`.
+    /// Stores a result for `key`; `pv`: the node is or was on the principal variation.
     #[allow(clippy::too_many_arguments)]
-    pub fn store(&self, key: u64, mv: Pos, score: i32, eval: i32, depth: i32, bound: Bound) {
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Pos,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         let gen = u64::from(self.generation.load(Relaxed));
         let base = self.cluster(key);
         let mut victim = base;
@@ -164,6 +177,7 @@ impl Tt {
             mv
         };
         let data = (mv.index() as u64)
+            | (u64::from(pv) << 15)
             | (u64::from(score.clamp(-32767, 32767) as i16 as u16) << 16)
             | (u64::from(depth.clamp(-100, 127) as i8 as u8) << 32)
             | ((bound as u64) << 40)
@@ -176,7 +190,7 @@ impl Tt {
 
 fn decode(data: u64) -> TtEntry {
     TtEntry {
-        mv: Pos::from_index((data & 0xffff) as usize),
+        mv: Pos::from_index((data & 0x7fff) as usize),
         score: i32::from((data >> 16) as u16 as i16),
         depth: i32::from((data >> 32) as u8 as i8),
         bound: match (data >> 40) & 3 {
@@ -186,6 +200,7 @@ fn decode(data: u64) -> TtEntry {
             _ => Bound::None,
         },
         eval: i32::from((data >> 48) as u16 as i16),
+        pv: (data >> 15) & 1 == 1,
     }
 }
 
@@ -198,13 +213,16 @@ mod tests {
         let tt = Tt::new(1 << 16);
         let key = 0x1234_5678_9abc_def0;
         assert!(tt.probe(key).is_none());
-        tt.store(key, Pos::new(3, 4), -1234, 56, 7, Bound::Lower);
+        tt.store(key, Pos::new(3, 4), -1234, 56, 7, Bound::Lower, true);
         let e = tt.probe(key).expect("stored");
         assert_eq!(e.mv, Pos::new(3, 4));
         assert_eq!(
-            (e.score, e.eval, e.depth, e.bound),
-            (-1234, 56, 7, Bound::Lower)
+            (e.score, e.eval, e.depth, e.bound, e.pv),
+            (-1234, 56, 7, Bound::Lower, true)
         );
+        tt.store(key, Pos::NONE, 9, 56, 8, Bound::Upper, false);
+        let e = tt.probe(key).expect("stored");
+        assert_eq!((e.mv, e.score, e.pv), (Pos::new(3, 4), 9, false));
         assert!(tt.probe(key ^ 1).is_none());
     }
 }
