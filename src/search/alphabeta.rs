@@ -676,8 +676,8 @@ impl<'a> Worker<'a> {
         // Step 7. Search the moves: PVS with late-move reductions and move-count pruning.
         // Moves that make a four with more (a two, a three, a second four) are never reduced; a
         // plain four, which mostly spends the four for nothing, is reduced like a three where
-        // there is no threat to answer. A node off the PV that was on it (its TT entry says
-        // so) reduces one ply less: its moves were the game's main line not long ago. Fours are pruned only as distractions from a live
+        // there is no threat to answer. A node on the PV, or off it but on it when its TT entry
+        // was stored, reduces one ply less. Fours are pruned only as distractions from a live
         // three; quiet moves (no live three made, no double three blocked) are pruned by
         // count at every depth. A singular TT move (first) gets its extension.
         let forced = kind == NodeKind::Forced;
@@ -764,8 +764,7 @@ impl<'a> Worker<'a> {
                 {
                     let mut r = lmr_reduction(depth, i);
                     r += i32::from(!pv_node && !improving) + i32::from(cut_node);
-                    r -= i32::from(pv_node) + i32::from(!quiet);
-                    r -= i32::from(tt_pv && !pv_node);
+                    r -= i32::from(tt_pv) + i32::from(!quiet);
                     r -= i32::from(killers.contains(&m.pos));
                     r -= self.history.get(me, m.pos) / LMR_HISTORY_DIVISOR;
                     r.clamp(0, (new_depth - 1).max(0))
