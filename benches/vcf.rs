@@ -1,7 +1,8 @@
 //! VCF (and VCT) solve time over ../shared/data/vcf-puzzles.txt.
 //!
 //! `cargo bench --bench vcf` prints, for the VCF records (vcf: yes / no), how many positions
-//! were answered correctly, the median and worst nodes and time per position, and the same
+//! were answered correctly, the median and worst nodes and time per position (the default
+//! single pass, per rule, then all records again asking for the shortest line), and the same
 //! for the VCT records with `--vct`-style search, and the cost per call of a small exact
 //! search (`VcfProver::prove` with 1 and 64 nodes) and of the search's leaf probe (the
 //! bounded call `VcfProver::leaf` with the search's limits) on positions built beforehand.
@@ -109,10 +110,18 @@ fn main() {
         max_nodes: 2_000_000,
         ..VcfLimits::default()
     };
-    for subset in ["all", "freestyle", "standard", "renju"] {
+    // The default single pass, then the shortest-line deepening, on the same records.
+    for (subset, limits) in ["all", "freestyle", "standard", "renju"]
+        .into_iter()
+        .map(|s| (s.to_string(), limits))
+        .chain(std::iter::once((
+            "all, shortest".to_string(),
+            limits.shortest_line(),
+        )))
+    {
         let (mut nodes, mut times, mut solved, mut total) = (Vec::new(), Vec::new(), 0, 0);
         for r in all.iter().filter(|r| r.vcf.is_some()) {
-            if subset != "all" && r.rule.name() != subset {
+            if !subset.starts_with("all") && r.rule.name() != subset {
                 continue;
             }
             total += 1;
@@ -238,6 +247,7 @@ fn main() {
         let limits = VcfLimits {
             max_nodes: budget,
             max_fours: 60,
+            shortest: false,
         };
         let start = Instant::now();
         let mut found = 0;
@@ -274,6 +284,7 @@ fn main() {
     let vct_limits = VcfLimits {
         max_nodes: 20_000,
         max_fours: 12,
+        shortest: false,
     };
     let (mut nodes, mut times, mut solved, mut total) = (Vec::new(), Vec::new(), 0, 0);
     for r in all.iter().filter(|r| r.vct) {

@@ -76,6 +76,8 @@ fn run(solver: &str, game: &Game) -> io::Result<String> {
         .args(["solve", "--json", "--rule", game.rule().name()])
         .args(["--size", &game.size().to_string()])
         .args(["--max-nodes", &MAX_NODES.to_string()])
+        // A line shown to a player: the shortest one.
+        .arg("--shortest")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -13,9 +13,10 @@
 //! of class [`CellThreat::Five`], and the position is restored exactly after every call.
 //!
 //! Two ways to call the one search:
-//! - *Exact* ([`prove`], [`solve`], [`VcfProver::prove`]): depth-first with iterative
-//!   deepening on the number of attacker fours (one at a time up to 12, then unbounded), so
-//!   short lines come out shortest; fours are tried nearest the attacker's last four first,
+//! - *Exact* ([`prove`], [`solve`], [`VcfProver::prove`]): one depth-first pass within
+//!   `max_fours` (any winning line), or, with [`VcfLimits::shortest`], iterative deepening on
+//!   the number of attacker fours (one at a time up to 12, then unbounded), so that short
+//!   lines come out shortest; fours are tried nearest the attacker's last four first,
 //!   then by how many fours and threes they build; a transposition table (keyed by the board
 //!   hash, attacker to move) remembers "no VCF within d fours", with `u32::MAX` meaning "none
 //!   at any length". The table only ever prunes, so a hash collision can hide a win but never
@@ -54,6 +55,10 @@ pub struct VcfLimits {
     pub max_nodes: u64,
     /// Most attacker fours in a line (the final unstoppable four counts, the five does not).
     pub max_fours: u32,
+    /// Exact calls: deepen one four at a time, so that the line found is a shortest one.
+    /// Otherwise one depth-first pass within `max_fours` decides win or no win (on the puzzle
+    /// set a fifth of the nodes, at the price of longer lines). Leaf calls ignore it.
+    pub shortest: bool,
 }
 
 impl VcfLimits {
@@ -63,6 +68,15 @@ impl VcfLimits {
         VcfLimits {
             max_nodes: fours_tried as u64,
             max_fours: fours,
+            shortest: false,
+        }
+    }
+
+    /// The same limits, asking exact calls for a shortest line.
+    pub const fn shortest_line(self) -> VcfLimits {
+        VcfLimits {
+            shortest: true,
+            ..self
         }
     }
 }
@@ -72,6 +86,7 @@ impl Default for VcfLimits {
         VcfLimits {
             max_nodes: 1_000_000,
             max_fours: 120,
+            shortest: false,
         }
     }
 }
@@ -290,7 +305,7 @@ impl VcfProver {
             lists: &mut self.lists,
             plies: 0,
         };
-        let outcome = s.root(limits.max_fours);
+        let outcome = s.root(limits.max_fours, limits.shortest);
         let nodes = s.nodes;
         if passed {
             pos.pass();
@@ -325,7 +340,7 @@ impl VcfProver {
             lists: &mut self.lists,
             plies: 0,
         };
-        let found = match s.root(limits.max_fours) {
+        let found = match s.root(limits.max_fours, false) {
             VcfOutcome::Win(_) => Some(s.plies),
             _ => None,
         };
@@ -379,8 +394,8 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
     }
 
     /// The root: a five at once, the defender's five points, then the search (iterative
-    /// deepening for exact calls, one pass for leaf calls).
-    fn root(&mut self, max_fours: u32) -> VcfOutcome {
+    /// deepening for exact calls that ask for a `shortest` line, one pass otherwise).
+    fn root(&mut self, max_fours: u32, shortest: bool) -> VcfOutcome {
         let attacker = self.attacker;
         if LEAF && self.pos.count(attacker, CellThreat::Five) > 0 {
             // A leaf call needs no line: the count alone answers (no scan of a cold board).
@@ -403,7 +418,7 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
                 .or_else(|| five_points(self.pos, defender).first().copied()),
             _ => return VcfOutcome::NoWin,
         };
-        let mut depth = if LEAF { max_fours } else { 1 };
+        let mut depth = if shortest && !LEAF { 1 } else { max_fours };
         loop {
             match self.attack(depth, threat, Pos::NONE, 0) {
                 Err(Abort) => return VcfOutcome::Unknown,
@@ -413,7 +428,7 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
                     return VcfOutcome::Win(line);
                 }
                 Ok(Res::Fail(true)) => return VcfOutcome::NoWin,
-                Ok(Res::Fail(false)) if LEAF || depth >= max_fours => return VcfOutcome::Unknown,
+                Ok(Res::Fail(false)) if depth >= max_fours => return VcfOutcome::Unknown,
                 Ok(Res::Fail(false)) => {}
             }
             depth = next_depth(depth).min(max_fours);
@@ -663,9 +678,10 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
     }
 }
 
-/// The next length limit of the iterative deepening: one more four at a time up to 12 fours
-/// (so short VCFs come out shortest), then no limit but `max_fours`: on the puzzle set a plain
-/// depth-first search finds 30-80-four VCFs in 5-20x fewer nodes than further deepening.
+/// The next length limit of the iterative deepening for a shortest line: one more four at a
+/// time up to 12 fours (so short VCFs come out shortest), then no limit but `max_fours`: on
+/// the puzzle set a plain depth-first search finds 30-80-four VCFs in 5-20x fewer nodes than
+/// further deepening.
 fn next_depth(depth: u32) -> u32 {
     if depth < 12 {
         depth + 1

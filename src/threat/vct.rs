@@ -257,6 +257,7 @@ impl Solver {
         let limits = VcfLimits {
             max_nodes: VCF_PROBE_NODES,
             max_fours: 60,
+            shortest: false,
         };
         let r = self.vcf.prove(&mut self.pos, side, limits);
         self.nodes += r.nodes;

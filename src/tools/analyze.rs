@@ -157,7 +157,8 @@ pub fn analyze_position(
     let vcf_limits = VcfLimits {
         max_nodes: args.vcf_nodes,
         ..VcfLimits::default()
-    };
+    }
+    .shortest_line();
     let vcf_black = vcf::solve(board, rule, Color::Black, vcf_limits);
     let vcf_white = vcf::solve(board, rule, Color::White, vcf_limits);
     let own = if me == Color::Black {

@@ -36,6 +36,10 @@ pub struct SolveArgs {
     /// Node limit per position.
     #[arg(long, default_value_t = 2_000_000)]
     pub max_nodes: u64,
+    /// VCF: find a shortest line (iterative deepening on the fours; slower than the default
+    /// single pass, which finds some winning line).
+    #[arg(long)]
+    pub shortest: bool,
     /// One JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,
@@ -49,6 +53,7 @@ impl SolveArgs {
             size: 15,
             vct: false,
             max_nodes: 2_000_000,
+            shortest: false,
             json: false,
         }
     }
@@ -116,6 +121,7 @@ fn solve_one(args: &SolveArgs, board: &Board) -> VcfResult {
     let attacker = board.side_to_move();
     let limits = VcfLimits {
         max_nodes: args.max_nodes,
+        shortest: args.shortest,
         ..VcfLimits::default()
     };
     if args.vct {

@@ -27,6 +27,7 @@ fn confirm(b: &Board, rule: Rule, attacker: Color, plies: u32, what: &str) {
     let limits = VcfLimits {
         max_nodes: 2_000_000,
         max_fours: 60,
+        shortest: false,
     };
     if let VcfOutcome::Win(_) = vcf::solve(b, rule, attacker, limits).outcome {
         return;
@@ -170,9 +171,11 @@ fn bounded_and_exact_calls_agree_on_one_position() {
     let mut rng = Rng(0xA9_2EE5);
     let rules = [Rule::Freestyle, Rule::Standard, Rule::Renju];
     let mut prover = VcfProver::default();
+    // Shortest lines: a leaf's win is compared with the shortest VCF's length.
     let exact = VcfLimits {
         max_nodes: 200_000,
         max_fours: 60,
+        shortest: true,
     };
     let (mut leaf_wins, mut short_wins) = (0, 0);
     for i in 0..900 {
@@ -200,6 +203,7 @@ fn bounded_and_exact_calls_agree_on_one_position() {
                         let moves = VcfLimits {
                             max_nodes: 200_000,
                             max_fours: (n - 1) / 2,
+                            shortest: false,
                         };
                         let r = vct::solve(&b, rule, attacker, moves);
                         assert!(

@@ -159,6 +159,7 @@ fn command_line_options_parse() {
         "--vct",
         "--max-nodes",
         "10",
+        "--shortest",
         "--json",
     ])
     .unwrap();
@@ -169,6 +170,7 @@ fn command_line_options_parse() {
             size: 20,
             vct: true,
             max_nodes: 10,
+            shortest: true,
             json: true
         }
     );

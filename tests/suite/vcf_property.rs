@@ -46,6 +46,7 @@ fn every_claimed_win_replays() {
     let limits = VcfLimits {
         max_nodes: 20_000,
         max_fours: 60,
+        shortest: false,
     };
     let (mut wins, mut nowins, mut unknown) = (0, 0, 0);
     for i in 0..3000 {
@@ -65,6 +66,11 @@ fn every_claimed_win_replays() {
             Color::Black
         } else {
             Color::White
+        };
+        // Both modes: one depth-first pass, and (every other case) the shortest line.
+        let limits = VcfLimits {
+            shortest: i % 2 == 1,
+            ..limits
         };
         let r = vcf::prove(&mut EvalBoard::new(&b, rule), attacker, limits);
         match r.outcome {
@@ -154,7 +160,7 @@ fn shortest_vcf_matches_a_brute_force_reference() {
         let r = vcf::prove(
             &mut EvalBoard::new(&b, rule),
             attacker,
-            VcfLimits::default(),
+            VcfLimits::default().shortest_line(),
         );
         let found = match &r.outcome {
             VcfOutcome::Win(line) => Some((line.len() / 2) as u32),

@@ -124,6 +124,7 @@ fn quick(b: &Board, rule: Rule, attacker: Color, max_nodes: u64) -> bool {
     let limits = VcfLimits {
         max_nodes,
         max_fours: 60,
+        shortest: false,
     };
     let r = vcf::prove(&mut EvalBoard::new(b, rule), attacker, limits);
     matches!(r.outcome, VcfOutcome::Win(_))
@@ -391,6 +392,7 @@ fn vct_puzzles_are_won_with_replayable_lines() {
     let limits = VcfLimits {
         max_nodes: 20_000,
         max_fours: 12,
+        shortest: false,
     };
     let (mut won, mut unknown) = (0, Vec::new());
     for p in puzzles().iter().filter(|p| p.vct) {
@@ -430,6 +432,7 @@ fn vct_claims_on_random_positions_replay() {
     let limits = VcfLimits {
         max_nodes: 3_000,
         max_fours: 6,
+        shortest: false,
     };
     let (mut wins, mut vcf_wins) = (0, 0);
     for i in 0..200 {
@@ -508,6 +511,7 @@ fn a_reused_prover_answers_like_fresh_ones() {
             let quick_limits = VcfLimits {
                 max_nodes: PUZZLE_NODES,
                 max_fours: 60,
+                shortest: false,
             };
             let quick = matches!(
                 prover
