@@ -287,6 +287,7 @@ pub fn verify_vcf_line(
     if line.is_empty() {
         return Err("empty line".into());
     }
+    let mut fives = FivePoints::new(&b, rule);
     for (i, &m) in line.iter().enumerate() {
         let last = i + 1 == line.len();
         if i % 2 == 0 {
@@ -303,23 +304,22 @@ pub fn verify_vcf_line(
             if last {
                 return Err("line does not end with a five".into());
             }
-            let threats = rules::winning_points(&b, defender, rule);
-            if threats.iter().any(|&t| t != m) {
+            if fives.of(defender).iter().any(|&t| t != m) {
                 return Err(format!("attacker move {i} ({}) ignores a five", name(m)));
             }
-            b.place(m, attacker);
-            if rules::winning_points(&b, attacker, rule).is_empty() {
+            fives.place(&mut b, m, attacker);
+            if fives.of(attacker).is_empty() {
                 return Err(format!("attacker move {i} ({}) is not a four", name(m)));
             }
         } else {
             if last {
                 return Err("line ends with a defender move".into());
             }
-            if !rules::winning_points(&b, defender, rule).is_empty() {
+            if !fives.of(defender).is_empty() {
                 return Err(format!("defender has a five before move {i}"));
             }
-            let fives = rules::winning_points(&b, attacker, rule);
-            let defences = brute_defences(&mut b, rule, attacker, &fives);
+            let threats = fives.of(attacker).to_vec();
+            let defences = brute_defences(&mut b, rule, attacker, &threats);
             if defences.is_empty() {
                 if m.is_none() {
                     b.set_side_to_move(attacker);
@@ -336,10 +336,55 @@ pub fn verify_vcf_line(
             if m.is_none() || !rules::is_legal(&b, m, defender, rule) {
                 return Err(format!("defender move {i} is not legal"));
             }
-            b.place(m, defender);
+            fives.place(&mut b, m, defender);
         }
     }
     Err("line does not end with a five".into())
+}
+
+/// Each colour's five points on a plain board (as [`rules::winning_points`] finds them), kept
+/// up to date stone by stone for [`verify_vcf_line`]: whether a point makes five depends only
+/// on the cells within 5 of it on its four lines (the run through it, the cells that end
+/// that run), so a stone changes the answer only there.
+struct FivePoints {
+    rule: Rule,
+    /// Black's, then white's.
+    points: [Vec<Pos>; 2],
+}
+
+impl FivePoints {
+    fn new(b: &Board, rule: Rule) -> FivePoints {
+        FivePoints {
+            rule,
+            points: [Color::Black, Color::White].map(|c| rules::winning_points(b, c, rule)),
+        }
+    }
+
+    fn of(&self, color: Color) -> &[Pos] {
+        &self.points[color as usize]
+    }
+
+    /// Places `color` at `p` on `b` and brings both colours' points up to date.
+    fn place(&mut self, b: &mut Board, p: Pos, color: Color) {
+        b.place(p, color);
+        let mut near = [Pos::NONE; 40];
+        for (i, q) in DIRECTIONS
+            .iter()
+            .flat_map(|&dir| (1..=5).flat_map(move |k| [p.offset(dir, k), p.offset(dir, -k)]))
+            .enumerate()
+        {
+            near[i] = q;
+        }
+        for c in [Color::Black, Color::White] {
+            let points = &mut self.points[c as usize];
+            points.retain(|q| *q != p && !near.contains(q));
+            points.extend(
+                near.iter()
+                    .copied()
+                    .filter(|&q| b.is_empty(q) && rules::is_five(b, q, c, self.rule)),
+            );
+        }
+    }
 }
 
 /// Every legal defender point after which the attacker has no five point (brute force with
@@ -468,5 +513,51 @@ mod tests {
             }
         }
         assert!(checked >= 50, "only {checked} positions with fives");
+    }
+
+    /// The line checker's five points, kept stone by stone, are the full scan's after every
+    /// stone, under every rule, with stones allowed to make fives and overlines (the
+    /// checker's boards never have them, so this is the harder case).
+    #[test]
+    fn five_points_kept_up_to_date_match_a_full_scan() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut below = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut nonempty = 0;
+        for rule in [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroExact,
+        ] {
+            for _ in 0..60 {
+                let mut b = Board::square(15).unwrap();
+                let mut fives = FivePoints::new(&b, rule);
+                let mut color = Color::Black;
+                for _ in 0..70 {
+                    // Dense play in a corner-to-centre box: many fours, fives and overlines.
+                    let p = Pos::new(below(9), below(9));
+                    if !b.is_empty(p) {
+                        continue;
+                    }
+                    fives.place(&mut b, p, color);
+                    color = color.opponent();
+                    for c in [Color::Black, Color::White] {
+                        let mut kept = fives.of(c).to_vec();
+                        kept.sort_unstable();
+                        let mut full = rules::winning_points(&b, c, rule);
+                        full.sort_unstable();
+                        assert_eq!(kept, full, "{rule:?} {c:?} after {p:?}\n{b:?}");
+                        nonempty += usize::from(!full.is_empty());
+                    }
+                }
+            }
+        }
+        assert!(nonempty >= 500, "only {nonempty} checks with five points");
     }
 }
