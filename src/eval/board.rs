@@ -93,6 +93,11 @@ fn per_cell<T: Copy>(v: T) -> Box<[T; CELLS]> {
         .unwrap_or_else(|_| unreachable!("CELLS entries"))
 }
 
+// The key layout the sliding window in `EvalBoard::with_tables` assumes: offsets -5..-1 in
+// bits 0..9, 1..5 in bits 10..19, two bits a cell.
+const _: () = assert!(shift_of(-5) == 0 && shift_of(-1) == 8 && shift_of(1) == 10);
+const _: () = assert!(shift_of(5) == 18);
+
 impl EvalBoard {
     /// The state of `board` under `rule`, computed from scratch, with the hand-set weights.
     pub fn new(board: &Board, rule: Rule) -> EvalBoard {
@@ -124,19 +129,28 @@ impl EvalBoard {
             rect = eb.grow(rect, p);
         }
         eb.area.push(rect);
+        let code = |q: Pos| match board.cell(q) {
+            Cell::Empty => 0,
+            Cell::Stone(c) => color_code(c),
+            Cell::Wall => u32::from(WALL),
+        };
+        // Row by row, so the point before `p` on each line (every direction steps forwards)
+        // already has its key: slide that window one cell along (11 cells, the centre in
+        // bits 10-11) instead of reading ten cells.
         for i in 0..eb.playable.len() {
             let p = eb.playable[i];
             for (di, &d) in DIRECTIONS.iter().enumerate() {
-                let mut key = 0u32;
-                for off in (-5isize..=5).filter(|&o| o != 0) {
-                    let code = match board.cell(p.offset(d, off)) {
-                        Cell::Empty => 0,
-                        Cell::Stone(c) => color_code(c),
-                        Cell::Wall => u32::from(WALL),
-                    };
-                    key |= code << shift_of(off);
-                }
-                eb.keys[p.index()][di] = key;
+                let prev = p.offset(d, -1);
+                eb.keys[p.index()][di] = if board.cell(prev) != Cell::Wall {
+                    let k = eb.keys[prev.index()][di];
+                    let window = (k & 0x3FF) | (code(prev) << 10) | ((k >> 10) << 12);
+                    let window = (window >> 2) | (code(p.offset(d, 5)) << 20);
+                    (window & 0x3FF) | ((window >> 12) << 10)
+                } else {
+                    (-5isize..=5)
+                        .filter(|&o| o != 0)
+                        .fold(0, |key, off| key | code(p.offset(d, off)) << shift_of(off))
+                };
             }
             if let Cell::Stone(_) = board.cell(p) {
                 eb.add_near(p, 1);
