@@ -453,18 +453,22 @@ pub(crate) type Table<V> =
 mod tests {
     use super::*;
 
+    /// A seeded xorshift: `below(n)` draws from `0..n`.
+    fn xorshift(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        }
+    }
+
     /// Caro's defences (the five points and the ends of their runs) and the line checker's
     /// (the points near the fives) are exactly the brute-force set (every empty point tried
     /// on the plain board), on random positions where one side has fives.
     #[test]
     fn caro_defences_match_brute_force() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut below = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut below = xorshift(0x2545_F491_4F6C_DD1D);
         let mut checked = 0;
         for rule in [Rule::Caro, Rule::CaroExact] {
             rules::tables::init(rule);
@@ -520,13 +524,7 @@ mod tests {
     /// checker's boards never have them, so this is the harder case).
     #[test]
     fn five_points_kept_up_to_date_match_a_full_scan() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut below = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut below = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut nonempty = 0;
         for rule in [
             Rule::Freestyle,

@@ -57,7 +57,8 @@ pub struct VcfLimits {
     pub max_fours: u32,
     /// Exact calls: deepen one four at a time, so that the line found is a shortest one.
     /// Otherwise one depth-first pass within `max_fours` decides win or no win (on the puzzle
-    /// set a fifth of the nodes, at the price of longer lines). Leaf calls ignore it.
+    /// set a median of 22 nodes against 192, at the price of longer lines). Leaf calls
+    /// ignore it.
     pub shortest: bool,
 }
 
@@ -630,12 +631,12 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
     /// Fills `out` with the attacker's four points (fouls are skipped later), best first:
     /// `threat` alone when the defender has a five point (if the attacker makes a four
     /// there); else, for exact calls, every four, nearest `last` first, then by the cell's
-    /// threat class (what the four builds besides itself; for a shortest line, by the fours
-    /// and threes it builds, the order the engine's root proofs were measured with: the
-    /// class order there stopped at -22.0 [-69.5, +24.7] over 190 games, SPRT H0); for leaf
-    /// calls, the fours of class [`CellThreat::Block4Plus`] or
-    /// better (anywhere at the first four, on the lines of `last` after it), strongest class
-    /// first, then by the cell's ordering value. Ties go by [`Pos`].
+    /// threat class (what the four builds besides itself); for a shortest line, by the fours
+    /// and threes it builds instead, the order the engine's root proofs were measured with
+    /// (the class order there stopped at -22.0 [-69.5, +24.7] over 190 games, SPRT H0); for
+    /// leaf calls, the fours of class [`CellThreat::Block4Plus`] or better (anywhere at the
+    /// first four, on the lines of `last` after it), strongest class first, then by the
+    /// cell's ordering value. Ties go by [`Pos`].
     fn candidates(&self, threat: Option<Pos>, last: Pos, out: &mut Vec<(i32, Pos)>) {
         out.clear();
         let pos = &*self.pos;
