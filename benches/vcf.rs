@@ -111,14 +111,13 @@ fn main() {
         ..VcfLimits::default()
     };
     // The default single pass, then the shortest-line deepening, on the same records.
-    for (subset, limits) in ["all", "freestyle", "standard", "renju"]
-        .into_iter()
-        .map(|s| (s.to_string(), limits))
-        .chain(std::iter::once((
-            "all, shortest".to_string(),
-            limits.shortest_line(),
-        )))
-    {
+    for (subset, limits) in [
+        ("all", limits),
+        ("freestyle", limits),
+        ("standard", limits),
+        ("renju", limits),
+        ("all, shortest", limits.shortest_line()),
+    ] {
         let (mut nodes, mut times, mut solved, mut total) = (Vec::new(), Vec::new(), 0, 0);
         for r in all.iter().filter(|r| r.vcf.is_some()) {
             if !subset.starts_with("all") && r.rule.name() != subset {

@@ -17,11 +17,11 @@
 //!   `max_fours` (any winning line), or, with [`VcfLimits::shortest`], iterative deepening on
 //!   the number of attacker fours (one at a time up to 12, then unbounded), so that short
 //!   lines come out shortest; fours are tried nearest the attacker's last four first, then
-//!   by their threat class (a shortest-line call: by the fours and threes they build); a
-//!   transposition table (keyed by the board hash, attacker to move) remembers "no VCF
-//!   within d fours", with `u32::MAX` meaning "none at any length". The table only ever
-//!   prunes, so a hash collision can hide a win but never invent one; on top of that
-//!   [`solve`] replays every line with [`super::verify_vcf_line`] before it reports a win.
+//!   by the fours and threes they build; a transposition table (keyed by the board hash,
+//!   attacker to move) remembers "no VCF within d fours", with `u32::MAX` meaning "none at
+//!   any length". The table only ever prunes, so a hash collision can hide a win but never
+//!   invent one; on top of that [`solve`] replays every line with
+//!   [`super::verify_vcf_line`] before it reports a win.
 //! - *Leaf* ([`VcfProver::leaf`]), for the search's horizon: one pass of at most
 //!   `max_fours` fours in a line and `max_nodes` fours tried in all, no table, no line kept.
 //!   It tries only fours that build more than a bare four (class [`CellThreat::Block4Plus`]
@@ -305,9 +305,8 @@ impl VcfProver {
             tt: &mut self.tt,
             lists: &mut self.lists,
             plies: 0,
-            shortest: limits.shortest,
         };
-        let outcome = s.root(limits.max_fours);
+        let outcome = s.root(limits.max_fours, limits.shortest);
         let nodes = s.nodes;
         if passed {
             pos.pass();
@@ -341,9 +340,8 @@ impl VcfProver {
             tt: &mut self.tt,
             lists: &mut self.lists,
             plies: 0,
-            shortest: false,
         };
-        let found = match s.root(limits.max_fours) {
+        let found = match s.root(limits.max_fours, false) {
             VcfOutcome::Win(_) => Some(s.plies),
             _ => None,
         };
@@ -382,8 +380,6 @@ struct Solver<'a, const LEAF: bool> {
     lists: &'a mut Vec<Vec<(i32, Pos)>>,
     /// The plies of the win found (the five included).
     plies: u32,
-    /// Exact calls: the shortest line (iterative deepening, see [`VcfLimits::shortest`]).
-    shortest: bool,
 }
 
 impl<const LEAF: bool> Solver<'_, LEAF> {
@@ -400,7 +396,7 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
 
     /// The root: a five at once, the defender's five points, then the search (iterative
     /// deepening for exact calls that ask for a `shortest` line, one pass otherwise).
-    fn root(&mut self, max_fours: u32) -> VcfOutcome {
+    fn root(&mut self, max_fours: u32, shortest: bool) -> VcfOutcome {
         let attacker = self.attacker;
         if LEAF && self.pos.count(attacker, CellThreat::Five) > 0 {
             // A leaf call needs no line: the count alone answers (no scan of a cold board).
@@ -423,7 +419,7 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
                 .or_else(|| five_points(self.pos, defender).first().copied()),
             _ => return VcfOutcome::NoWin,
         };
-        let mut depth = if self.shortest && !LEAF { 1 } else { max_fours };
+        let mut depth = if shortest { 1 } else { max_fours };
         loop {
             match self.attack(depth, threat, Pos::NONE, 0) {
                 Err(Abort) => return VcfOutcome::Unknown,
@@ -630,13 +626,10 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
 
     /// Fills `out` with the attacker's four points (fouls are skipped later), best first:
     /// `threat` alone when the defender has a five point (if the attacker makes a four
-    /// there); else, for exact calls, every four, nearest `last` first, then by the cell's
-    /// threat class (what the four builds besides itself); for a shortest line, by the fours
-    /// and threes it builds instead, the order the engine's root proofs were measured with
-    /// (the class order there stopped at -22.0 [-69.5, +24.7] over 190 games, SPRT H0); for
-    /// leaf calls, the fours of class [`CellThreat::Block4Plus`] or better (anywhere at the
-    /// first four, on the lines of `last` after it), strongest class first, then by the
-    /// cell's ordering value. Ties go by [`Pos`].
+    /// there); else, for exact calls, every four, nearest `last` first, then by the fours and
+    /// threes it builds; for leaf calls, the fours of class [`CellThreat::Block4Plus`] or
+    /// better (anywhere at the first four, on the lines of `last` after it), strongest class
+    /// first, then by the cell's ordering value. Ties go by [`Pos`].
     fn candidates(&self, threat: Option<Pos>, last: Pos, out: &mut Vec<(i32, Pos)>) {
         out.clear();
         let pos = &*self.pos;
@@ -677,12 +670,8 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
                     } else {
                         8 - last.distance(*q).min(8) as i32
                     };
-                    *score = if self.shortest {
-                        let (fours, threes) = windows_through(pos, *q, attacker);
-                        -(near * 4 + fours as i32 * 3 + threes as i32)
-                    } else {
-                        -(near * 16 + pos.threat(*q, attacker) as i32)
-                    };
+                    let (fours, threes) = windows_through(pos, *q, attacker);
+                    *score = -(near * 4 + fours as i32 * 3 + threes as i32);
                 }
             }
         }
