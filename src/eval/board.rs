@@ -20,7 +20,7 @@
 //! and are not counted.
 
 use super::shape::{self, ShapeTable};
-use super::tables::{pcode_of, threat_mask, EvalSet, EvalTables, VALUE_UNIT};
+use super::tables::{pcode_of, threat_mask, CellScores, EvalSet, EvalTables, VALUE_UNIT};
 use crate::rules::pattern::{
     shift_of, CellThreat, LinePattern, EMPTY, MAYBE_FOUL, THREAT_MASK, WALL,
 };
@@ -54,17 +54,16 @@ pub struct EvalBoard {
 
 /// The state of one cell. For an empty cell: per direction the table entry (black's shape
 /// in the low nibble, white's in the high one), and per colour the combination key of its
-/// four shapes, its threat byte, its values for role 0 (that colour to move) and role 1 (in
-/// 1/[`VALUE_UNIT`] units) and its move-ordering value. A stone cell keeps threat and values
-/// 0 (and stale line fields). One cell is 32 bytes, so a change touches one half cache line
-/// and its log entry is a plain copy.
+/// four shapes, its threat byte and its [`CellScores`] (values for role 0, that colour to
+/// move, and role 1, in 1/[`VALUE_UNIT`] units; ordering value; move scores). A stone cell
+/// keeps threat and scores 0 (and stale line fields). One cell is 32 bytes, so a change
+/// touches one half cache line and its log entry is a plain copy.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 #[repr(align(32))]
 struct CellState {
     entry: [u8; 4],
     combo: [u16; 2],
-    value: [[i32; 2]; 2],
-    order: [i16; 2],
+    scores: [CellScores; 2],
     threat: [u8; 2],
     /// The cell's own index, so that a logged copy says where it goes back.
     index: u16,
@@ -78,9 +77,11 @@ struct Frame {
     counts: [[u16; 32]; 2],
     value_sum: [[i32; 2]; 2],
     threat: [u8; 2],
-    value: [[i32; 2]; 2],
-    order: [i16; 2],
+    scores: [CellScores; 2],
 }
+
+// The cell layout the comment above promises.
+const _: () = assert!(std::mem::size_of::<CellState>() == 32);
 
 /// Farthest index distance a line update reaches from the stone (5 cells diagonally).
 const REACH: usize = PAD * (STRIDE + 1);
@@ -272,7 +273,15 @@ impl EvalBoard {
     /// line scores plus class bonus; 0 on stones).
     #[inline]
     pub fn cell_value(&self, p: Pos, color: Color) -> i32 {
-        i32::from(self.cells[p.index()].order[color.index()])
+        i32::from(self.cells[p.index()].scores[color.index()].order)
+    }
+
+    /// The learned move score of `part` (0: `color`'s own move at the empty cell `p`, 1:
+    /// `color`'s cell blocked there by the other colour), as the tables'
+    /// [`EvalTables::policy`] of the cell's pcode; 0 on stones.
+    #[inline]
+    pub fn move_score(&self, p: Pos, color: Color, part: usize) -> i32 {
+        i32::from(self.cells[p.index()].scores[color.index()].policy[part & 1])
     }
 
     /// The pcode of `color` at the empty cell `p` (its four line shapes as a multiset).
@@ -353,9 +362,10 @@ impl EvalBoard {
     }
 
     /// [`EvalBoard::make`] for the threat provers: keys, patterns, threat classes and their
-    /// counts are updated, the scores and ordering values are not. Until it is taken back
-    /// with [`EvalBoard::undo`] (which restores everything), [`EvalBoard::evaluate`] and
-    /// [`EvalBoard::cell_value`] read stale numbers; the threat state is exact.
+    /// counts are updated, the scores, ordering values and move scores are not. Until it is
+    /// taken back with [`EvalBoard::undo`] (which restores everything),
+    /// [`EvalBoard::evaluate`], [`EvalBoard::cell_value`] and [`EvalBoard::move_score`] read
+    /// stale numbers; the threat state is exact.
     #[inline]
     pub fn make_threats(&mut self, p: Pos) {
         self.make_with::<false>(p);
@@ -371,19 +381,17 @@ impl EvalBoard {
             counts: self.counts,
             value_sum: self.value_sum,
             threat: self.cells[i].threat,
-            value: self.cells[i].value,
-            order: self.cells[i].order,
+            scores: self.cells[i].scores,
         });
         for c in 0..2 {
             let t = self.cells[i].threat[c] & THREAT_MASK;
             self.counts[c][t as usize] -= 1;
             for r in 0..2 {
-                self.value_sum[c][r] -= self.cells[i].value[c][r];
+                self.value_sum[c][r] -= i32::from(self.cells[i].scores[c].value[r]);
             }
         }
         self.cells[i].threat = [0; 2];
-        self.cells[i].value = [[0; 2]; 2];
-        self.cells[i].order = [0; 2];
+        self.cells[i].scores = [CellScores::default(); 2];
         self.board.make(p);
         self.log.reserve(4 * 2 * 5);
         let code = color_code(color);
@@ -421,8 +429,7 @@ impl EvalBoard {
         }
         self.log.truncate(frame.log_len);
         self.cells[i].threat = frame.threat;
-        self.cells[i].value = frame.value;
-        self.cells[i].order = frame.order;
+        self.cells[i].scores = frame.scores;
         self.counts = frame.counts;
         self.value_sum = frame.value_sum;
         self.add_near(p, -1);
@@ -480,7 +487,7 @@ impl EvalBoard {
                 let cell = &self.cells[q];
                 self.counts[c][(cell.threat[c] & THREAT_MASK) as usize] -= 1;
                 for r in 0..2 {
-                    self.value_sum[c][r] -= cell.value[c][r];
+                    self.value_sum[c][r] -= i32::from(cell.scores[c].value[r]);
                 }
             }
             self.set_threat(q, c);
@@ -494,13 +501,12 @@ impl EvalBoard {
         let cell = &mut self.cells[q];
         let combo = usize::from(cell.combo[c]);
         let t = self.table.combine_keyed(combo, c);
-        let (v, order) = self.tables.combo_value(combo, c);
+        let scores = self.tables.combo_scores(combo, c);
         cell.threat[c] = t;
-        cell.value[c] = v;
-        cell.order[c] = order;
+        cell.scores[c] = scores;
         self.counts[c][(t & THREAT_MASK) as usize] += 1;
-        self.value_sum[c][0] += v[0];
-        self.value_sum[c][1] += v[1];
+        self.value_sum[c][0] += i32::from(scores.value[0]);
+        self.value_sum[c][1] += i32::from(scores.value[1]);
     }
 
     /// `make`'s update along direction `DI`: flips the new stone at index `i` (of key code
@@ -577,11 +583,11 @@ impl EvalBoard {
             }
             cell.threat[c] = t;
             if SCORES {
-                let (v, order) = self.tables.combo_value(combo, c);
-                self.value_sum[c][0] += v[0] - cell.value[c][0];
-                self.value_sum[c][1] += v[1] - cell.value[c][1];
-                cell.value[c] = v;
-                cell.order[c] = order;
+                let scores = self.tables.combo_scores(combo, c);
+                let old = cell.scores[c].value;
+                self.value_sum[c][0] += i32::from(scores.value[0]) - i32::from(old[0]);
+                self.value_sum[c][1] += i32::from(scores.value[1]) - i32::from(old[1]);
+                cell.scores[c] = scores;
             }
         }
     }
@@ -653,15 +659,14 @@ impl EvalBoard {
                 if (a.entry, a.combo) != (b.entry, b.combo) {
                     return Err(format!("patterns differ at {p:?}"));
                 }
-                if a.threat != b.threat || a.value != b.value || a.order != b.order {
+                if a.threat != b.threat || a.scores != b.scores {
                     return Err(format!("threat or value differ at {p:?}"));
                 }
                 if a.index != b.index {
                     return Err(format!("cell index differs at {p:?}"));
                 }
             } else if self.cells[i].threat != [0, 0]
-                || self.cells[i].value != [[0; 2]; 2]
-                || self.cells[i].order != [0; 2]
+                || self.cells[i].scores != [CellScores::default(); 2]
             {
                 return Err(format!("stone cell {p:?} carries a threat"));
             }

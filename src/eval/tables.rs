@@ -149,10 +149,10 @@ pub struct EvalTables {
     rule: Rule,
     /// `[colour][pcode]` -> the value for role 0 and role 1, in 1/[`VALUE_UNIT`] units.
     value: Box<[[[i32; 2]; PCODES]; 2]>,
-    /// The same values by ordered shape combination key, `[combo][colour]`, for the
-    /// incremental update (one lookup, no pcode step), followed by the cell's move-ordering
-    /// value.
-    by_combo: Box<[[[i16; 3]; 2]; SHAPE_SLOTS]>,
+    /// The same values by ordered shape combination key, `[combo][colour]`, with the cell's
+    /// move-ordering value and move scores, for the incremental update (one lookup, no pcode
+    /// step).
+    by_combo: Box<[[CellScores; 2]; SHAPE_SLOTS]>,
     /// `[side to move][mask]`, in evaluation units.
     tempo: Box<[[i32; THREAT_MASKS]; 2]>,
     /// `[colour][part][pcode]`, as in the file.
@@ -161,6 +161,20 @@ pub struct EvalTables {
     has_tempo: bool,
     /// True if any move-ordering score is not 0.
     has_policy: bool,
+}
+
+/// What a cell's shape combination is worth to one colour, as the incremental board keeps
+/// it per empty cell.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct CellScores {
+    /// The values with the colour to move (role 0) and waiting (role 1), in 1/[`VALUE_UNIT`]
+    /// units.
+    pub value: [i16; 2],
+    /// The hand-set cell score (line scores plus class bonus), for ordering fours.
+    pub order: i16,
+    /// The learned move scores: the colour's own move here (part 0), and the other colour
+    /// blocking it here (part 1).
+    pub policy: [i16; 2],
 }
 
 /// Why a table file was rejected.
@@ -234,13 +248,16 @@ impl EvalTables {
         tempo: Box<[[i32; THREAT_MASKS]; 2]>,
         policy: Box<[[[i16; PCODES]; 2]; 2]>,
     ) -> EvalTables {
-        let mut by_combo = rows([[0i16; 3]; 2]);
+        let mut by_combo = rows([CellScores::default(); 2]);
         let clamp = |x: i32| x.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
         for (key, slot) in by_combo.iter_mut().enumerate().take(SHAPE_KEYS) {
             for (c, v) in slot.iter_mut().enumerate() {
-                let [v0, v1] = value[c][pcode_of(key)];
-                let order = hand_cell(rule, &Weights::DEFAULT, key, c);
-                *v = [clamp(v0), clamp(v1), clamp(order)];
+                let k = pcode_of(key);
+                *v = CellScores {
+                    value: value[c][k].map(clamp),
+                    order: clamp(hand_cell(rule, &Weights::DEFAULT, key, c)),
+                    policy: [policy[c][0][k], policy[c][1][k]],
+                };
             }
         }
         let has_tempo = tempo.iter().flatten().any(|&x| x != 0);
@@ -291,13 +308,12 @@ impl EvalTables {
         self.value[colour & 1][pcode]
     }
 
-    /// The values of `colour` at a cell of ordered shape combination key `combo`
-    /// ([`shape::shape_key`]), for role 0 and role 1 in 1/[`VALUE_UNIT`] units, and its
-    /// move-ordering value (the hand-set cell score, whatever the evaluation's values).
+    /// What a cell of ordered shape combination key `combo` ([`shape::shape_key`]) is worth
+    /// to `colour`: its values, its hand-set ordering value (whatever the evaluation's values)
+    /// and its move scores.
     #[inline(always)]
-    pub fn combo_value(&self, combo: usize, colour: usize) -> ([i32; 2], i16) {
-        let [v0, v1, order] = self.by_combo[combo & (SHAPE_SLOTS - 1)][colour & 1];
-        ([i32::from(v0), i32::from(v1)], order)
+    pub fn combo_scores(&self, combo: usize, colour: usize) -> CellScores {
+        self.by_combo[combo & (SHAPE_SLOTS - 1)][colour & 1]
     }
 
     /// The tempo value of `mask` with `stm` (a colour index) to move, in evaluation units.

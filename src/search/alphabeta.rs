@@ -602,7 +602,7 @@ impl<'a> Worker<'a> {
         if let Some(m) = tt_first {
             moves.push(m);
         } else {
-            movegen::generate_of_kind(&self.eb, &self.hints(ply, tt_move), kind, &mut moves);
+            movegen::generate_unordered(&self.eb, &self.hints(ply, tt_move), kind, &mut moves);
             moves.retain(|m| m.pos != excluded);
             if moves.is_empty() {
                 self.frames[ply].moves = moves;
@@ -618,7 +618,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Step 6b. Singular extension. The TT move (generated, so first in the order) with a
+        // Step 6b. Singular extension. The TT move (generated alone, before the others) with a
         // lower bound from a search nearly as deep is verified: the other moves are searched
         // at half the depth with a null window a margin below its score. If they all fail
         // low, the TT move is singular (the only good one) and is searched one ply deeper
@@ -633,8 +633,7 @@ impl<'a> Worker<'a> {
                 && kind != NodeKind::Forced
                 && depth >= SE_MIN_DEPTH
                 && (ply as i32) < 2 * self.root_depth
-                && !tt_move.is_none()
-                && moves[0].pos == tt_move
+                && tt_first.is_some()
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
                 && e.depth >= depth - SE_TT_DEPTH_MARGIN
                 && e.score.abs() < MATE_BOUND
@@ -715,13 +714,17 @@ impl<'a> Worker<'a> {
         for i in 0.. {
             if i > 0 && !generated {
                 // The TT move did not cut: the other moves now (the TT move first again).
-                movegen::generate_of_kind(&self.eb, &self.hints(ply, tt_move), kind, &mut moves);
+                let hints = self.hints(ply, tt_move);
+                movegen::generate_unordered(&self.eb, &hints, kind, &mut moves);
+                movegen::pick(&mut moves, 0);
                 debug_assert_eq!(moves[0].pos, tt_move);
                 generated = true;
             }
             if i >= moves.len() {
                 break;
             }
+            // Best first, picked as they are needed.
+            movegen::pick(&mut moves, i);
             let m = moves[i];
             let quiet = kind == NodeKind::All
                 && m.threat < CellThreat::Flex3
