@@ -167,6 +167,15 @@ fn the_incremental_evaluation_with_learned_tables_matches_a_rebuild() {
                 .unwrap_or_else(|e| panic!("{rule}: {e}"));
             let fresh = EvalBoard::with_tables(eb.board(), rule, tables.clone());
             assert_eq!(eb.evaluate(), fresh.evaluate(), "{rule}");
+            // Each empty cell's kept move scores are the tables' for its pcodes.
+            for &p in eb.playable().iter().filter(|&&p| eb.board().is_empty(p)) {
+                for c in [Color::Black, Color::White] {
+                    for part in 0..2 {
+                        let want = tables.policy(c.index(), part, eb.pcode(p, c));
+                        assert_eq!(eb.move_score(p, c, part), i32::from(want), "{rule}");
+                    }
+                }
+            }
             evals.insert(eb.evaluate());
         }
         assert!(evals.len() > 20, "{rule}: the tables change the evaluation");
