@@ -30,6 +30,7 @@ mod renju_forbidden;
 mod rules_property;
 mod search_exclude;
 mod search_nbest;
+mod search_pick;
 mod search_probe;
 mod search_selfplay;
 mod search_time;
