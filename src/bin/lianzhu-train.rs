@@ -10,11 +10,12 @@
 use clap::Parser;
 use lianzhu::eval::{shape, EvalTables};
 use lianzhu::search::movegen;
-use lianzhu::train::data::{parse_games, parse_match_record};
+use lianzhu::train::data::{parse_games, parse_match_record, GameMove, Score};
 use lianzhu::train::fit::{self, Dataset, FitOptions, FitReport};
 use lianzhu::train::hidden::{self, HiddenOptions};
 use lianzhu::train::policy::{self, PolicyOptions};
-use lianzhu::types::Rule;
+use lianzhu::train::rank::{self, RankSet};
+use lianzhu::types::{Color, Rule};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -86,6 +87,23 @@ struct Args {
     /// Adam step size of the hidden layer's output weights, in evaluation units.
     #[arg(long, default_value_t = 2.0)]
     hidden_out_lr: f32,
+    /// Weight of the sibling-ranking term (`lianzhu::train::rank`) against the results'
+    /// loss; 0 leaves it out.
+    #[arg(long, default_value_t = 0.0)]
+    rank_weight: f32,
+    /// Temperature of the ranking softmax, in evaluation units per nat.
+    #[arg(long, default_value_t = 100.0)]
+    rank_temp: f32,
+    /// Candidates per ranked position: the best by the static move order, plus the move played.
+    #[arg(long, default_value_t = 16)]
+    rank_top: usize,
+    /// In `--match-games` records, rank only the moves of the engines of these names (`black=`
+    /// or `white=` in the record; repeatable); without it, every move after the opening.
+    #[arg(long)]
+    teacher: Vec<String>,
+    /// Rank only the `--match-games` moves, not the searched moves of `--data`.
+    #[arg(long)]
+    rank_teacher_only: bool,
     /// Report every N steps.
     #[arg(long, default_value_t = 50)]
     report_every: usize,
@@ -117,6 +135,9 @@ fn run(args: &Args) -> Result<(), String> {
         }
     };
     let (mut train, mut held_out) = (Dataset::default(), Dataset::default());
+    let (mut rank_train, mut rank_held) = (RankSet::default(), RankSet::default());
+    let ranked = args.rank_weight > 0.0;
+    let searched = |_: usize, _: Color, m: &GameMove| matches!(m.score, Some(Score::Eval(_)));
     let mut games = 0usize;
     for path in &args.data {
         let text = std::fs::read_to_string(path)
@@ -124,10 +145,19 @@ fn run(args: &Args) -> Result<(), String> {
         let parsed = parse_games(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         for g in parsed.iter().filter(|g| g.rule == rule) {
             games += 1;
-            if games.is_multiple_of(args.held_out_every.max(2)) {
+            let held = games.is_multiple_of(args.held_out_every.max(2));
+            if held {
                 held_out.add_game(g, &start);
             } else {
                 train.add_game(g, &start);
+            }
+            if ranked && !args.rank_teacher_only {
+                let set = if held {
+                    &mut rank_held
+                } else {
+                    &mut rank_train
+                };
+                set.add_game(g, &start, args.rank_top, &searched);
             }
         }
     }
@@ -139,10 +169,27 @@ fn run(args: &Args) -> Result<(), String> {
                 .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
             let Some(g) = record else { continue };
             games += 1;
-            if games.is_multiple_of(args.held_out_every.max(2)) {
+            let held = games.is_multiple_of(args.held_out_every.max(2));
+            if held {
                 held_out.add_game_with(&g, &start, true);
             } else {
                 train.add_game_with(&g, &start, true);
+            }
+            if ranked {
+                let tag = |c: &str| {
+                    let mut names = line.split_whitespace().filter_map(|t| t.strip_prefix(c));
+                    args.teacher.is_empty() || names.any(|n| args.teacher.iter().any(|t| t == n))
+                };
+                let teacher = [tag("black="), tag("white=")];
+                let use_move = |ply: usize, c: Color, _: &GameMove| {
+                    ply >= fit::UNSCORED_SKIP && teacher[c.index()]
+                };
+                let set = if held {
+                    &mut rank_held
+                } else {
+                    &mut rank_train
+                };
+                set.add_game(&g, &start, args.rank_top, &use_move);
             }
         }
     }
@@ -153,6 +200,14 @@ fn run(args: &Args) -> Result<(), String> {
     );
     if train.is_empty() {
         return Err("no training positions".into());
+    }
+    if ranked {
+        println!(
+            "ranking: {} training positions ({} candidates), {} held out",
+            rank_train.len(),
+            rank_train.candidates(),
+            rank_held.len()
+        );
     }
     let w0 = fit::params_of(&start);
     let scale = args.scale.unwrap_or_else(|| fit::best_scale(&train, &w0));
@@ -193,9 +248,37 @@ fn run(args: &Args) -> Result<(), String> {
         }
     }
     let t0 = std::time::Instant::now();
-    let w = fit::fit(&train, &held_out, &w0, &opt, args.report_every, &mut |r| {
-        println!("{}", step_line(&r, t0));
-    });
+    let temp = args.rank_temp;
+    // The ranking term's gradient, scaled so that its weight compares its mean loss with the
+    // results' mean loss.
+    let factor = args.rank_weight * train.len() as f32 / rank_train.len().max(1) as f32;
+    let rank_grad = |w: &[f32], g: &mut [f32]| {
+        let r = rank::rank_gradient(&rank_train, w, temp, fit::PARAMS);
+        g.iter_mut().zip(&r).for_each(|(x, y)| *x += factor * y);
+    };
+    let rank_line = |w: &[f32]| {
+        let (t, h) = (
+            rank::rank_loss(&rank_train, w, temp),
+            rank::rank_loss(&rank_held, w, temp),
+        );
+        format!(
+            "; ranking train {:.4} top-1 {:.3}, held-out {:.4} top-1 {:.3}",
+            t.0, t.1, h.0, h.1
+        )
+    };
+    let extra: Option<&fit::ExtraGradient<'_>> = if ranked { Some(&rank_grad) } else { None };
+    let w = fit::fit_with(
+        &train,
+        &held_out,
+        &w0,
+        &opt,
+        extra,
+        args.report_every,
+        &mut |r, w| {
+            let rank = if ranked { rank_line(w) } else { String::new() };
+            println!("{}{rank}", step_line(&r, t0));
+        },
+    );
     let policy = if args.policy {
         let p0 = if start.has_policy() {
             policy::params_of(start.policies())

@@ -353,30 +353,48 @@ pub fn fit(
     every: usize,
     on: &mut dyn FnMut(FitReport),
 ) -> Vec<f32> {
+    fit_with(train, held_out, w0, opt, None, every, &mut |r, _| on(r))
+}
+
+/// A further term's gradient: adds into its second argument at the parameters of the first.
+pub type ExtraGradient<'a> = dyn Fn(&[f32], &mut [f32]) + Sync + 'a;
+
+/// [`fit`] with a further term: `extra(w, g)` adds its gradient, already scaled to the
+/// results' (whose gradient is a sum over `train`'s positions), into `g`. `on` also gets the
+/// parameters of the report.
+pub fn fit_with(
+    train: &Dataset,
+    held_out: &Dataset,
+    w0: &[f32],
+    opt: &FitOptions,
+    extra: Option<&ExtraGradient<'_>>,
+    every: usize,
+    on: &mut dyn FnMut(FitReport, &[f32]),
+) -> Vec<f32> {
     let mut w = w0.to_vec();
     let mut adam = Adam::new(PARAMS);
     let k = opt.scale;
+    let report = |w: &[f32], epoch| FitReport {
+        epoch,
+        train: loss(train, w, k, opt.lambda),
+        held_out: loss(held_out, w, k, opt.lambda),
+    };
     for epoch in 0..opt.epochs {
         if every > 0 && epoch % every == 0 {
-            on(FitReport {
-                epoch,
-                train: loss(train, &w, k, opt.lambda),
-                held_out: loss(held_out, &w, k, opt.lambda),
-            });
+            on(report(&w, epoch), &w);
         }
-        let grad = sum_gradients(train.len(), PARAMS, |i, g| {
+        let mut grad = sum_gradients(train.len(), PARAMS, |i, g| {
             let err = (sigmoid(eval(train, &w, i) / k) - target(train, i, k, opt.lambda)) / k;
             for (j, c) in train.features(i) {
                 g[j] += err * c;
             }
         });
+        if let Some(extra) = extra {
+            extra(&w, &mut grad);
+        }
         let n = train.len().max(1) as f32;
         adam.step(&mut w, &grad, n, w0, opt.l2, opt.lr);
     }
-    on(FitReport {
-        epoch: opt.epochs,
-        train: loss(train, &w, k, opt.lambda),
-        held_out: loss(held_out, &w, k, opt.lambda),
-    });
+    on(report(&w, opt.epochs), &w);
     w
 }

@@ -1,7 +1,8 @@
 //! Learning the evaluation: the training-data format ([`data`]), the self-play games that
 //! produce it ([`selfplay`]) and the trainer that fits evaluation tables ([`fit`]) and
-//! move-ordering scores ([`policy`]) to it, and a measurement of a hidden layer on the same
-//! features ([`hidden`]).
+//! move-ordering scores ([`policy`]) to it, a term that ranks sibling positions like the
+//! moves played ([`rank`]), and a measurement of a hidden layer on the same features
+//! ([`hidden`]).
 //!
 //! A tools-level module: it drives the search and the evaluation, nothing below imports it.
 
@@ -9,6 +10,7 @@ pub mod data;
 pub mod fit;
 pub mod hidden;
 pub mod policy;
+pub mod rank;
 pub mod selfplay;
 
 use crate::eval::{EvalSet, EvalTables};

@@ -60,7 +60,7 @@ fn logits(data: &Dataset, w: &[f32], i: usize, out: &mut Vec<f32>) {
 }
 
 /// Softmax of `z` in place; returns the log of its normaliser.
-fn softmax(z: &mut [f32]) -> f32 {
+pub(crate) fn softmax(z: &mut [f32]) -> f32 {
     let max = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let sum: f32 = z
         .iter_mut()

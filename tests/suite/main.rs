@@ -39,6 +39,7 @@ mod solve_cli;
 mod swap2;
 mod tactics;
 mod train;
+mod train_rank;
 mod vcf_property;
 mod vcf_suite;
 mod wine_gomocup;

@@ -16,7 +16,7 @@ use lianzhu::types::{Color, Rule};
 use std::sync::Arc;
 
 /// Tables with every entry drawn at random (values within +-`span`).
-fn random_tables(rule: Rule, rng: &mut Rng, span: u64) -> EvalTables {
+pub(crate) fn random_tables(rule: Rule, rng: &mut Rng, span: u64) -> EvalTables {
     let mut v = || (rng.below(2 * span as usize + 1) as i64 - span as i64) as i16;
     let mut value = Box::new([[[0i16; PCODES]; 2]; 2]);
     let mut tempo = Box::new([[0i16; THREAT_MASKS]; 2]);
@@ -212,7 +212,7 @@ fn a_game_line_round_trips_and_bad_lines_are_rejected() {
     assert_eq!(parse_games(&file).unwrap(), vec![game.clone(), game]);
 }
 
-fn small_config(rule: Rule, nodes: u64) -> SelfplayConfig {
+pub(crate) fn small_config(rule: Rule, nodes: u64) -> SelfplayConfig {
     SelfplayConfig {
         rule,
         size: 15,
