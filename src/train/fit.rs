@@ -20,7 +20,7 @@
 //! position (up to rounding); training never increases the regularised training loss by
 //! more than Adam's step noise; no global state.
 
-use super::data::{Game, Score};
+use super::data::{Game, GameMove, Score};
 use super::{sum_gradients, Adam};
 use crate::eval::tables::{EvalTables, PCODES, THREAT_MASKS, VALUE_UNIT};
 use crate::eval::EvalBoard;
@@ -115,26 +115,18 @@ impl Dataset {
             self.offsets.push(0);
             self.cand_offsets.push(0);
         }
-        let Ok(board) = Board::square(game.size) else {
-            return;
-        };
-        let mut eb = EvalBoard::with_tables(&board, game.rule, tables.clone());
         let mut scratch = vec![0i32; VALUES];
         let mut touched: Vec<usize> = Vec::new();
-        for (ply, m) in game.moves.iter().enumerate() {
-            if !eb.is_legal(m.pos) {
-                return;
-            }
+        replay(game, tables, &mut |eb, ply, m| {
             let score = match m.score {
                 Some(Score::Eval(score)) => Some(score as f32),
                 None if unscored && ply >= UNSCORED_SKIP => Some(f32::NAN),
                 _ => None,
             };
             if let Some(score) = score {
-                self.add_position(&eb, game.winner, score, m.pos, &mut scratch, &mut touched);
+                self.add_position(eb, game.winner, score, m.pos, &mut scratch, &mut touched);
             }
-            eb.make(m.pos);
-        }
+        });
     }
 
     fn add_position(
@@ -190,14 +182,7 @@ impl Dataset {
                 scratch[k] += if role == 0 { 1 } else { -1 };
             }
         }
-        for &k in touched.iter() {
-            if scratch[k] != 0 {
-                self.index.push(k as u32);
-                self.count.push(scratch[k] as f32);
-            }
-            scratch[k] = 0;
-        }
-        touched.clear();
+        drain_features(scratch, touched, &mut self.index, &mut self.count);
         self.index
             .push((VALUES + me.index() * THREAT_MASKS + eb.threat_mask()) as u32);
         self.count.push(1.0);
@@ -209,6 +194,43 @@ impl Dataset {
         });
         self.score.push(score);
         self.start_eval.push(eb.evaluate());
+    }
+}
+
+/// Moves the nonzero counts of `scratch` at the indices `touched` lists to `index`/`count`,
+/// leaving `scratch` all zero and `touched` empty.
+pub(crate) fn drain_features(
+    scratch: &mut [i32],
+    touched: &mut Vec<usize>,
+    index: &mut Vec<u32>,
+    count: &mut Vec<f32>,
+) {
+    for k in touched.drain(..) {
+        if scratch[k] != 0 {
+            index.push(k as u32);
+            count.push(scratch[k] as f32);
+        }
+        scratch[k] = 0;
+    }
+}
+
+/// Plays `game` on a board read with `tables`, calling `at(board, ply, move)` before each
+/// move; stops at the first illegal move (or an unsupported size).
+pub(crate) fn replay(
+    game: &Game,
+    tables: &Arc<EvalTables>,
+    at: &mut dyn FnMut(&mut EvalBoard, usize, &GameMove),
+) {
+    let Ok(board) = Board::square(game.size) else {
+        return;
+    };
+    let mut eb = EvalBoard::with_tables(&board, game.rule, tables.clone());
+    for (ply, m) in game.moves.iter().enumerate() {
+        if !eb.is_legal(m.pos) {
+            return;
+        }
+        at(&mut eb, ply, m);
+        eb.make(m.pos);
     }
 }
 

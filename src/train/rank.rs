@@ -17,13 +17,13 @@
 //! by the tables the set was read with (checked in tests); no global state.
 
 use super::data::{Game, GameMove};
-use super::fit::VALUES;
+use super::fit::{drain_features, replay, VALUES};
 use super::policy::softmax;
 use super::sum_gradients;
 use crate::eval::tables::{EvalTables, PCODES, THREAT_MASKS};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
-use crate::rules::{Board, Cell};
+use crate::rules::Cell;
 use crate::search::movegen;
 use crate::types::{Color, Pos, DIRECTIONS};
 use rayon::prelude::*;
@@ -108,21 +108,13 @@ impl RankSet {
             self.pos_offsets.push(0);
             self.cand_offsets.push(0);
         }
-        let Ok(board) = Board::square(game.size) else {
-            return;
-        };
-        let mut eb = EvalBoard::with_tables(&board, game.rule, tables.clone());
         let mut scratch = vec![0i32; VALUES + 2 * THREAT_MASKS];
         let mut touched = Vec::new();
-        for (ply, m) in game.moves.iter().enumerate() {
-            if !eb.is_legal(m.pos) {
-                return;
+        replay(game, tables, &mut |eb, ply, m| {
+            if use_move(ply, eb.side_to_move(), m) && quiet(eb) {
+                self.add_position(eb, m.pos, top, &mut scratch, &mut touched);
             }
-            if use_move(ply, eb.side_to_move(), m) && quiet(&eb) {
-                self.add_position(&mut eb, m.pos, top, &mut scratch, &mut touched);
-            }
-            eb.make(m.pos);
-        }
+        });
     }
 
     fn add_position(
@@ -157,14 +149,7 @@ impl RankSet {
         cands.truncate(top);
         for &(_, p) in &cands {
             delta_features(eb, p, me, opp, scratch, touched);
-            for &k in touched.iter() {
-                if scratch[k] != 0 {
-                    self.index.push(k as u32);
-                    self.count.push(scratch[k] as f32);
-                }
-                scratch[k] = 0;
-            }
-            touched.clear();
+            drain_features(scratch, touched, &mut self.index, &mut self.count);
             self.cand_offsets.push(self.index.len() as u32);
             self.points.push(p);
         }
