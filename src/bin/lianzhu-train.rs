@@ -91,8 +91,9 @@ struct Args {
     /// loss; 0 leaves it out.
     #[arg(long, default_value_t = 0.0)]
     rank_weight: f32,
-    /// Temperature of the ranking softmax, in evaluation units per nat.
-    #[arg(long, default_value_t = 100.0)]
+    /// Temperature of the ranking softmax, in evaluation units per nat (at 100 the shipped
+    /// freestyle tables' ranking loss is above a uniform guess's; see docs/strength.md).
+    #[arg(long, default_value_t = 300.0)]
     rank_temp: f32,
     /// Candidates per ranked position: the best by the static move order, plus the move played.
     #[arg(long, default_value_t = 16)]
