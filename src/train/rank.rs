@@ -24,7 +24,7 @@ use crate::eval::tables::{EvalTables, PCODES, THREAT_MASKS};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
 use crate::rules::Cell;
-use crate::search::movegen;
+use crate::search::movegen::{self, NodeKind};
 use crate::types::{Color, Pos, DIRECTIONS};
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -94,6 +94,14 @@ impl RankSet {
         (a..b).map(|j| self.delta(w, j)).collect()
     }
 
+    /// The softmax of position `i`'s deltas under `w` at temperature `temp`.
+    fn probabilities(&self, w: &[f32], i: usize, temp: f32) -> Vec<f32> {
+        let mut z = self.deltas(w, i);
+        z.iter_mut().for_each(|v| *v /= temp);
+        softmax(&mut z);
+        z
+    }
+
     /// Adds the quiet positions of `game` before the moves `use_move(ply, mover, move)`
     /// accepts, read with `tables`, each with its `top` best candidates by the static move
     /// order plus the move played.
@@ -131,8 +139,7 @@ impl RankSet {
             .candidates()
             .filter(|&p| eb.near(p) > 0 && eb.is_legal(p))
             .map(|p| {
-                let [b, w] = eb.threats(p);
-                let (mine, theirs) = if me == Color::Black { (b, w) } else { (w, b) };
+                let (mine, theirs) = (eb.threat(p, me), eb.threat(p, opp));
                 (movegen::static_score(eb, p, me, mine, theirs), p)
             })
             .collect();
@@ -158,15 +165,11 @@ impl RankSet {
     }
 }
 
-/// True if the side to move has no five point and no winning four, and the opponent no five
-/// or live-four point.
+/// True if the move generator sees a quiet node ([`NodeKind::All`]: no five point for either
+/// side, no live-four point for the opponent) and the side to move has no winning four.
 fn quiet(eb: &EvalBoard) -> bool {
-    let me = eb.side_to_move();
-    let opp = me.opponent();
-    eb.count(me, CellThreat::Five) == 0
-        && eb.count(opp, CellThreat::Five) == 0
-        && eb.count_at_least(me, CellThreat::Block4x2) == 0
-        && eb.count(opp, CellThreat::Flex4) + eb.count(opp, CellThreat::Block4x2) == 0
+    movegen::node_kind(eb) == NodeKind::All
+        && eb.count_at_least(eb.side_to_move(), CellThreat::Block4x2) == 0
 }
 
 /// Accumulates in `scratch` (the parameters it touches listed in `touched`) the mover's-view
@@ -224,11 +227,9 @@ pub fn rank_loss(set: &RankSet, w: &[f32], temp: f32) -> (f64, f64) {
     let (loss, hits) = (0..set.len())
         .into_par_iter()
         .map(|i| {
-            let mut z: Vec<f32> = set.deltas(w, i);
+            let z = set.probabilities(w, i, temp);
             let c = set.chosen[i] as usize;
             let hit = z.iter().enumerate().all(|(j, &v)| j == c || v < z[c]);
-            z.iter_mut().for_each(|v| *v /= temp);
-            softmax(&mut z);
             (-f64::from(z[c].max(1e-12)).ln(), u32::from(hit))
         })
         .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
@@ -239,9 +240,7 @@ pub fn rank_loss(set: &RankSet, w: &[f32], temp: f32) -> (f64, f64) {
 /// The gradient of the summed cross-entropy over `set` under `w` at `temp`, `params` long.
 pub fn rank_gradient(set: &RankSet, w: &[f32], temp: f32, params: usize) -> Vec<f32> {
     sum_gradients(set.len(), params, |i, g| {
-        let mut z = set.deltas(w, i);
-        z.iter_mut().for_each(|v| *v /= temp);
-        softmax(&mut z);
+        let z = set.probabilities(w, i, temp);
         let c = set.chosen[i] as usize;
         let (a, _) = set.cands(i);
         for (j, &p) in z.iter().enumerate() {
