@@ -16,7 +16,7 @@
 //! ([`crate::rules::tables`]), so the threat classes a shape combination gives are the
 //! pattern combination's; the tables are built once per rule, lazily, and never change.
 
-use crate::rules::pattern::LinePattern;
+use crate::rules::pattern::{shift_of, LinePattern, WALL};
 use crate::rules::tables::{self, KEYS};
 use crate::types::{Color, Rule};
 use std::sync::LazyLock;
@@ -80,8 +80,14 @@ pub fn pattern_key(key: usize) -> usize {
 /// The per-rule shape table: the shape of each colour per line key, and the threat byte per
 /// shape combination.
 pub struct ShapeTable {
-    /// Black's shape in the low nibble, white's in the high nibble.
+    /// Black's shape in the low nibble, white's in the high nibble, per line index (the
+    /// key's bits that the rule reads, see [`ShapeTable::get_byte`]).
     entries: Box<[u8; KEYS]>,
+    /// The line index is `(key >> shift) & mask`: every bit of the key, or under freestyle
+    /// the 16 bits of offsets -4..4 (a freestyle stone's pattern depends on no cell five
+    /// away), so that the table the search reads is 64 KB and stays in cache.
+    shift: u32,
+    mask: u32,
     /// Per colour, the threat byte of every shape combination key, padded with zeros.
     combine: [Box<[u8; SHAPE_SLOTS]>; 2],
 }
@@ -91,7 +97,7 @@ impl ShapeTable {
     /// the high nibble.
     #[inline]
     pub fn get_byte(&self, key: u32) -> u8 {
-        self.entries[key as usize & (KEYS - 1)]
+        self.entries[((key >> self.shift) & self.mask) as usize & (KEYS - 1)]
     }
 
     /// The threat byte (a [`crate::rules::pattern::CellThreat`] plus flag bits) of colour
@@ -107,7 +113,13 @@ impl ShapeTable {
             .into_boxed_slice()
             .try_into()
             .unwrap_or_else(|_| unreachable!("KEYS entries"));
-        for (key, slot) in (0u32..).zip(entries.iter_mut()) {
+        let (shift, mask) = if rule == Rule::Freestyle {
+            (shift_of(-4), (1 << 16) - 1)
+        } else {
+            (0, KEYS as u32 - 1)
+        };
+        for index in 0..=mask {
+            let key = if shift == 0 { index } else { widen(index) };
             let entry = patterns.get_byte(key);
             let mut out = entry;
             for c in 0..2 {
@@ -135,7 +147,7 @@ impl ShapeTable {
                 };
                 out = tables::with_color(out, c, shape);
             }
-            *slot = out;
+            entries[index as usize] = out;
         }
         let combine = [0, 1].map(|c| {
             (0..SHAPE_SLOTS)
@@ -151,8 +163,25 @@ impl ShapeTable {
                 .try_into()
                 .unwrap_or_else(|_| unreachable!("SHAPE_SLOTS entries"))
         });
-        ShapeTable { entries, combine }
+        ShapeTable {
+            entries,
+            shift,
+            mask,
+            combine,
+        }
     }
+}
+
+/// The realizable 20-bit key of a freestyle line index (offsets -4..4): the cells five away
+/// empty, or walls where the line already ends at four.
+fn widen(index: u32) -> u32 {
+    let mut key = index << shift_of(-4);
+    for (near, far) in [(-4, -5), (4, 5)] {
+        if (key >> shift_of(near)) & 3 == u32::from(WALL) {
+            key |= u32::from(WALL) << shift_of(far);
+        }
+    }
+    key
 }
 
 /// One table per rule, in the order of [`Rule`]'s variants.
@@ -223,11 +252,45 @@ mod tests {
         assert_eq!(black_shape(r, "..O.X...O.."), LinePattern::Block2 as u8);
     }
 
+    /// True if `key` can occur on a board: along each side, once a wall, walls to the end.
+    fn realizable(key: u32) -> bool {
+        [[-1, -2, -3, -4, -5], [1, 2, 3, 4, 5]].iter().all(|side| {
+            let cells = side.map(|o| (key >> pattern::shift_of(o)) & 3);
+            cells
+                .windows(2)
+                .all(|w| w[0] != u32::from(WALL) || w[1] == u32::from(WALL))
+        })
+    }
+
+    /// The key with the cells five away from the centre made empty (walls kept where the line
+    /// ends at four), as the freestyle table reads it.
+    fn narrowed(key: u32) -> u32 {
+        widen((key >> pattern::shift_of(-4)) & 0xFFFF)
+    }
+
+    #[test]
+    fn freestyle_patterns_do_not_read_the_cells_five_away() {
+        let (mut keys, mut differ) = (0, 0);
+        for key in (0..KEYS as u32).filter(|&k| realizable(k)) {
+            keys += 1;
+            let free = tables::table(Rule::Freestyle);
+            assert_eq!(free.get_byte(key), free.get_byte(narrowed(key)), "{key:#x}");
+            let exact = tables::table(Rule::Standard);
+            differ += usize::from(exact.get_byte(key) != exact.get_byte(narrowed(key)));
+        }
+        assert!(keys > 130_000, "{keys} realizable keys");
+        // Under an exact-five rule they do (an overline is no five), so the check can fail.
+        assert!(
+            differ > 1_000,
+            "{differ} standard keys read the cells five away"
+        );
+    }
+
     #[test]
     fn every_shape_maps_back_to_its_pattern_and_threat() {
         for rule in [Rule::Freestyle, Rule::Renju, Rule::CaroExact] {
             let (shapes, patterns) = (table(rule), tables::table(rule));
-            for key in (0..KEYS as u32).step_by(7) {
+            for key in (0..KEYS as u32).step_by(7).filter(|&k| realizable(k)) {
                 for color in [Color::Black, Color::White] {
                     let (s, p) = (shape_of(shapes, key, color), patterns.pattern(key, color));
                     assert_eq!(base(s), p as u8, "{rule} key {key:#x}");
