@@ -5,7 +5,9 @@
 //! and threes told apart) each colour would make in each direction, the combined
 //! [`CellThreat`] byte per colour and its score; and per colour the number of
 //! empty cells of each threat class and the sum of cell scores. It also keeps, per cell, the
-//! number of stones within Chebyshev distance 2 (the move-candidate area).
+//! number of stones within Chebyshev distance 2 (the move-candidate area), and per row the
+//! bit masks of those cells and of the stones, so that the move generator visits the empty
+//! candidates alone.
 //!
 //! Update scheme: [`EvalBoard::make`] walks the stone's four lines (its own keys say which
 //! neighbours are empty, stones or wall), flips the stone into each neighbour's key, and
@@ -26,7 +28,7 @@ use crate::rules::pattern::{
 };
 use crate::rules::tables::color_code;
 use crate::rules::{self, Board, Cell};
-use crate::types::{Color, Pos, Rule, CELLS, DIRECTIONS, PAD, STRIDE};
+use crate::types::{Color, Pos, Rule, CELLS, DIRECTIONS, MAX_SIZE, PAD, STRIDE};
 use std::sync::Arc;
 
 /// A board with incremental pattern, threat and score state.
@@ -39,6 +41,11 @@ pub struct EvalBoard {
     keys: Box<[[u32; 4]; CELLS]>,
     cells: Box<[CellState; CELLS]>,
     near: Box<[u8; CELLS]>,
+    /// Per row `y` (at index `y + 2`, so that rows two off the board have a place), bit
+    /// `x + 2` set if the cell has a stone within distance 2 (`near` above 0).
+    near_rows: [u64; MAX_SIZE + 4],
+    /// Per row, bit `x` set if the cell holds a stone.
+    stone_rows: [u32; MAX_SIZE],
     counts: [[u16; 32]; 2],
     value_sum: [[i32; 2]; 2],
     playable: Vec<Pos>,
@@ -115,6 +122,8 @@ impl EvalBoard {
             keys: per_cell([0; 4]),
             cells: per_cell(CellState::default()),
             near: per_cell(0),
+            near_rows: [0; MAX_SIZE + 4],
+            stone_rows: [0; MAX_SIZE],
             counts: [[0; 32]; 2],
             value_sum: [[0; 2]; 2],
             playable: board.points().collect(),
@@ -155,6 +164,7 @@ impl EvalBoard {
             }
             if let Cell::Stone(_) = board.cell(p) {
                 eb.add_near(p, 1);
+                eb.stone_rows[p.y()] ^= 1 << p.x();
             } else {
                 eb.rebuild_cell(p.index(), false);
             }
@@ -194,6 +204,22 @@ impl EvalBoard {
         (y0..=y1.max(y0.saturating_sub(1)))
             .filter(move |_| x0 <= x1)
             .flat_map(move |y| (x0..=x1).map(move |x| Pos::new(x, y)))
+    }
+
+    /// Every empty point within distance 2 of a stone, row by row (the points of
+    /// [`EvalBoard::candidates`] that are empty and near a stone, read from the row masks).
+    pub fn near_empties(&self) -> impl Iterator<Item = Pos> + '_ {
+        let columns = (1u64 << self.board.width()) - 1;
+        (0..self.board.height()).flat_map(move |y| {
+            let mut bits = (self.near_rows[y + 2] >> 2) & columns & !u64::from(self.stone_rows[y]);
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let x = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    Pos::new(x, y)
+                })
+            })
+        })
     }
 
     /// Every playable point of the candidate area widened by `margin` more points on each
@@ -400,6 +426,7 @@ impl EvalBoard {
         self.make_dir::<2, SCORES>(i, code);
         self.make_dir::<3, SCORES>(i, code);
         self.add_near(p, 1);
+        self.stone_rows[p.y()] ^= 1 << p.x();
         let rect = self.grow(*self.area.last().expect("area of the start"), p);
         self.area.push(rect);
     }
@@ -433,6 +460,7 @@ impl EvalBoard {
         self.counts = frame.counts;
         self.value_sum = frame.value_sum;
         self.add_near(p, -1);
+        self.stone_rows[p.y()] ^= 1 << p.x();
     }
 
     /// Takes back the stone `p` of `color`, placed before this state was built (so not in
@@ -468,6 +496,7 @@ impl EvalBoard {
             }
         }
         self.add_near(p, -1);
+        self.stone_rows[p.y()] ^= 1 << p.x();
         self.rebuild_cell(p.index(), false);
     }
 
@@ -627,18 +656,28 @@ impl EvalBoard {
     }
 
     /// Adds `delta` (1 or -1) to the near count of the 5x5 cells around `p`, a row of five
-    /// counts at a time as one little-endian word. No count carries into the next: a count
-    /// is at most 25, and a stone taken back was counted in every cell around it.
+    /// counts at a time as one little-endian word, and refreshes those cells' bits in the
+    /// near masks. No count carries into the next: a count is at most 25, and a stone taken
+    /// back was counted in every cell around it.
     fn add_near(&mut self, p: Pos, delta: i8) {
         debug_assert!(delta == 1 || delta == -1);
         const ROW: u64 = 0x01_01_01_01_01;
+        // Bit 7 of each of the five low bytes is set after adding this if the count is not 0
+        // (counts stay below 128).
+        const NONZERO: u64 = 0x7F_7F_7F_7F_7F;
         let add = ROW.wrapping_mul(i64::from(delta) as u64);
-        for dy in -2..=2isize {
-            let start = (p.index() as isize + dy * STRIDE as isize - 2) as usize;
+        for dy in 0..5 {
+            let start = p.index() + dy * STRIDE - 2 * STRIDE - 2;
             let cells: &mut [u8; 8] = (&mut self.near[start..start + 8])
                 .try_into()
                 .expect("eight cells");
-            *cells = u64::from_le_bytes(*cells).wrapping_add(add).to_le_bytes();
+            let word = u64::from_le_bytes(*cells).wrapping_add(add);
+            *cells = word.to_le_bytes();
+            let flags = ((word & 0xFF_FF_FF_FF_FF) + NONZERO) & (ROW << 7);
+            // Gather the five flags (bits 7, 15, .., 39) into bits 0..5.
+            let bits = (flags >> 7).wrapping_mul(0x01_02_04_08_10) >> 32 & 0x1F;
+            let row = &mut self.near_rows[p.y() + dy];
+            *row = (*row & !(0x1F << p.x())) | (bits << p.x());
         }
     }
 
@@ -670,6 +709,9 @@ impl EvalBoard {
             {
                 return Err(format!("stone cell {p:?} carries a threat"));
             }
+        }
+        if self.near_rows != fresh.near_rows || self.stone_rows != fresh.stone_rows {
+            return Err("near or stone masks differ".into());
         }
         if self.area.last() != fresh.area.last() {
             return Err("candidate area differs".into());

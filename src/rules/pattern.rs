@@ -165,7 +165,18 @@ impl CellThreat {
     /// The threat with the given discriminant (flag bits masked off).
     #[inline]
     pub fn from_u8(v: u8) -> CellThreat {
-        CellThreat::ALL[(v & THREAT_MASK) as usize % CellThreat::COUNT]
+        // Indexed by the masked byte, so neither a bound check nor a division is needed;
+        // codes above the last class (never stored) read as `None`.
+        const BY_CODE: [CellThreat; THREAT_MASK as usize + 1] = {
+            let mut t = [CellThreat::None; THREAT_MASK as usize + 1];
+            let mut i = 0;
+            while i < CellThreat::COUNT {
+                t[i] = CellThreat::ALL[i];
+                i += 1;
+            }
+            t
+        };
+        BY_CODE[usize::from(v & THREAT_MASK)]
     }
 
     /// True if playing here makes a four or better (a move the opponent must answer).

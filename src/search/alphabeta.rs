@@ -364,9 +364,11 @@ impl<'a> Worker<'a> {
             if opp_fives >= 2 || ply >= MAX_PLY {
                 return mated_in(ply + 2);
             }
-            let Some(block) = self.eb.candidates().find(|&p| {
-                self.eb.board().is_empty(p) && self.eb.threat(p, opp) == CellThreat::Five
-            }) else {
+            let Some(block) = self
+                .eb
+                .near_empties()
+                .find(|&p| self.eb.threat(p, opp) == CellThreat::Five)
+            else {
                 return mated_in(ply + 2);
             };
             if !self.eb.is_legal(block) {

@@ -150,7 +150,8 @@ fn four_at(eb: &EvalBoard, me: Color, least: CellThreat, p: Pos) -> Option<Score
 pub fn fours(eb: &EvalBoard, me: Color, least: CellThreat, out: &mut Vec<ScoredMove>) {
     debug_assert!(least.is_four_or_better());
     out.clear();
-    out.extend(eb.candidates().filter_map(|p| four_at(eb, me, least, p)));
+    // A four point lies next to or one off a stone of its line, so within the candidates.
+    out.extend(eb.near_empties().filter_map(|p| four_at(eb, me, least, p)));
     order(out);
 }
 
@@ -180,8 +181,8 @@ pub fn node_kind(eb: &EvalBoard) -> NodeKind {
     let opp = me.opponent();
     if eb.count(me, CellThreat::Five) > 0 {
         let p = eb
-            .candidates()
-            .find(|&p| eb.board().is_empty(p) && eb.threat(p, me) == CellThreat::Five)
+            .near_empties()
+            .find(|&p| eb.threat(p, me) == CellThreat::Five)
             .expect("counted five point");
         NodeKind::Win(p)
     } else if eb.count(opp, CellThreat::Five) > 0 {
@@ -282,11 +283,8 @@ pub fn generate_unordered(
     if matches!(kind, NodeKind::Win(_)) {
         return;
     }
-    for p in eb.candidates() {
-        // Most points of the area are stones or far from every stone: the two tests inline.
-        if eb.board().is_empty(p) && eb.near(p) != 0 {
-            out.extend(score_candidate(eb, hints, kind, p));
-        }
+    for p in eb.near_empties() {
+        out.extend(score_candidate(eb, hints, kind, p));
     }
 }
 

@@ -115,8 +115,8 @@ pub fn five_points(pos: &EvalBoard, color: Color) -> Points {
     if all == 0 {
         return Points::new();
     }
-    pos.candidates()
-        .filter(|&q| pos.board().is_empty(q) && pos.threat(q, color) == CellThreat::Five)
+    pos.near_empties()
+        .filter(|&q| pos.threat(q, color) == CellThreat::Five)
         .take(all)
         .collect()
 }

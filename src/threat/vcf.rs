@@ -608,10 +608,8 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
         if !has_winning_point(self.pos, attacker) {
             return None;
         }
-        let w = self.pos.candidates().find(|&q| {
-            self.pos.board().is_empty(q)
-                && self.pos.threat(q, attacker).is_winning()
-                && !self.pos.is_foul(q, attacker)
+        let w = self.pos.near_empties().find(|&q| {
+            self.pos.threat(q, attacker).is_winning() && !self.pos.is_foul(q, attacker)
         })?;
         self.make(w);
         let fives = five_points_through(self.pos, w, attacker);
@@ -649,17 +647,15 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
             };
             if last.is_none() {
                 let all = pos.count_at_least(attacker, CellThreat::Block4Plus) as usize;
-                out.extend(pos.candidates().filter_map(score).take(all));
+                out.extend(pos.near_empties().filter_map(score).take(all));
             } else {
                 out.extend(line_points(last).into_iter().filter_map(score));
             }
         } else {
             let all = pos.count_at_least(attacker, CellThreat::Block4) as usize;
             out.extend(
-                pos.candidates()
-                    .filter(|&q| {
-                        pos.board().is_empty(q) && pos.threat(q, attacker).is_four_or_better()
-                    })
+                pos.near_empties()
+                    .filter(|&q| pos.threat(q, attacker).is_four_or_better())
                     .take(all)
                     .map(|q| (0, q)),
             );

@@ -180,7 +180,7 @@ fn incremental_state_matches_rebuild_in_random_games() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut nodes: u32 = 0;
     for rule in RULES {
-        for (size, games) in [(15, 6), (20, 3)] {
+        for (size, games) in [(15, 6), (20, 3), (32, 1)] {
             for _ in 0..games {
                 let board = Board::square(size).unwrap();
                 let mut eb = EvalBoard::new(&board, rule);
@@ -195,6 +195,13 @@ fn incremental_state_matches_rebuild_in_random_games() {
                     if let Err(e) = eb.check_consistency() {
                         panic!("{rule} {size}: {e}\n{:?}", eb.board());
                     }
+                    // The row masks name exactly the empty points with a stone within 2.
+                    let scanned: Vec<Pos> = eb
+                        .board()
+                        .points()
+                        .filter(|&p| eb.board().is_empty(p) && eb.near(p) > 0)
+                        .collect();
+                    assert_eq!(eb.near_empties().collect::<Vec<_>>(), scanned);
                     if rules::winner_after_last(eb.board(), rule).is_some() {
                         eb.undo();
                     }
