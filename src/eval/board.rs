@@ -579,26 +579,29 @@ impl EvalBoard {
             let entry = self.table.get_byte(new_key);
             let old = self.cells[q].entry[DI];
             if entry != old {
-                self.change::<DI, SCORES>(q, old, entry);
+                self.change::<SCORES>(DI, q, old, entry);
             }
         }
         true
     }
 
-    /// The table entry of the empty cell `q` along direction `DI` changes from `old` to
+    /// The table entry of the empty cell `q` along direction `di` changes from `old` to
     /// `new`: logs the cell's state, then updates its line state, threat bytes and scores
-    /// for the colours whose pattern changed (the counts only if the class changed).
-    #[inline(always)]
-    fn change<const DI: usize, const SCORES: bool>(&mut self, q: usize, old: u8, new: u8) {
+    /// for the colours whose pattern changed (the counts only if the class changed). Kept
+    /// out of line: inlined into each of `make`'s forty unrolled steps it made `make` 30 KB
+    /// of machine code (6 KB without), and the search ran slower for it.
+    #[inline(never)]
+    fn change<const SCORES: bool>(&mut self, di: usize, q: usize, old: u8, new: u8) {
+        let di = di & 3;
         self.log.push(self.cells[q]);
-        self.cells[q].entry[DI] = new;
+        self.cells[q].entry[di] = new;
         for c in 0..2 {
             let (o, n) = (shape::of_color(old, c), shape::of_color(new, c));
             if o == n {
                 continue;
             }
             let cell = &mut self.cells[q];
-            let weight = shape::SHAPE_WEIGHTS[DI] as u16;
+            let weight = shape::SHAPE_WEIGHTS[di] as u16;
             cell.combo[c] = cell.combo[c]
                 .wrapping_add(u16::from(n).wrapping_mul(weight))
                 .wrapping_sub(u16::from(o).wrapping_mul(weight));
