@@ -298,16 +298,33 @@ const PICKED: usize = 6;
 /// leaves `moves[..=i]` in the order [`generate`] gives.
 #[inline]
 pub fn pick(moves: &mut [ScoredMove], i: usize) {
-    let key = |m: &ScoredMove| (std::cmp::Reverse(m.score), m.pos);
     if i < PICKED {
-        let best = (i..moves.len()).min_by_key(|&j| key(&moves[j]));
-        if let Some(j) = best {
-            moves.swap(i, j);
+        let mut best = i;
+        let mut best_rank = moves.get(i).map_or(0, rank);
+        for (j, m) in moves.iter().enumerate().skip(i + 1) {
+            let r = rank(m);
+            if r > best_rank {
+                (best, best_rank) = (j, r);
+            }
+        }
+        if best < moves.len() {
+            moves.swap(i, best);
         }
     } else if i == PICKED && i < moves.len() {
         order(&mut moves[i..]);
     }
 }
+
+/// [`generate`]'s order as one number, higher first: the score, then the lower [`Pos`]
+/// (whose index fits 16 bits).
+#[inline(always)]
+fn rank(m: &ScoredMove) -> u64 {
+    let score = (m.score as u32) ^ (1 << 31);
+    (u64::from(score) << 32) | u64::from(u16::MAX - m.pos.index() as u16)
+}
+
+// Every point's index fits the 16 bits `rank` gives it.
+const _: () = assert!(crate::types::CELLS <= 1 << 16);
 
 /// Orders `moves` best first: score, highest first, then [`Pos`] (a total order).
 fn order(moves: &mut [ScoredMove]) {
