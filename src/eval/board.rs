@@ -196,8 +196,10 @@ impl EvalBoard {
         &self.playable
     }
 
-    /// Every playable point within distance 2 of a stone (the candidate area), row by row;
-    /// empty before the first stone.
+    /// Every playable point of the candidate area's bounding rectangle (the points within
+    /// distance 2 of the stones' bounding box: stones and points far from every stone
+    /// included), row by row; empty before the first stone. [`EvalBoard::near_empties`]
+    /// gives the empty points near a stone alone.
     pub fn candidates(&self) -> impl Iterator<Item = Pos> + '_ {
         let [x0, y0, x1, y1] = *self.area.last().expect("area of the start");
         let (x0, y0, x1, y1) = (x0 as usize, y0 as usize, x1 as usize, y1 as usize);
@@ -206,8 +208,8 @@ impl EvalBoard {
             .flat_map(move |y| (x0..=x1).map(move |x| Pos::new(x, y)))
     }
 
-    /// Every empty point within distance 2 of a stone, row by row (the points of
-    /// [`EvalBoard::candidates`] that are empty and near a stone, read from the row masks).
+    /// Every empty point within distance 2 of a stone (the move candidates), row by row,
+    /// read from the row masks.
     pub fn near_empties(&self) -> impl Iterator<Item = Pos> + '_ {
         let columns = (1u64 << self.board.width()) - 1;
         (0..self.board.height()).flat_map(move |y| {
