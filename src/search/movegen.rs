@@ -299,17 +299,17 @@ const PICKED: usize = 6;
 #[inline]
 pub fn pick(moves: &mut [ScoredMove], i: usize) {
     if i < PICKED {
-        let mut best = i;
-        let mut best_rank = moves.get(i).map_or(0, rank);
+        let Some(first) = moves.get(i) else {
+            return;
+        };
+        let (mut best, mut best_rank) = (i, rank(first));
         for (j, m) in moves.iter().enumerate().skip(i + 1) {
             let r = rank(m);
             if r > best_rank {
                 (best, best_rank) = (j, r);
             }
         }
-        if best < moves.len() {
-            moves.swap(i, best);
-        }
+        moves.swap(i, best);
     } else if i == PICKED && i < moves.len() {
         order(&mut moves[i..]);
     }
@@ -326,7 +326,7 @@ fn rank(m: &ScoredMove) -> u64 {
 // Every point's index fits the 16 bits `rank` gives it.
 const _: () = assert!(crate::types::CELLS <= 1 << 16);
 
-/// Orders `moves` best first: score, highest first, then [`Pos`] (a total order).
+/// Orders `moves` best first: score, highest first, then [`Pos`] (a total order, [`rank`]).
 fn order(moves: &mut [ScoredMove]) {
-    moves.sort_unstable_by_key(|m| (std::cmp::Reverse(m.score), m.pos));
+    moves.sort_unstable_by_key(|m| std::cmp::Reverse(rank(m)));
 }
