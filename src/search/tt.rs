@@ -45,11 +45,18 @@ pub struct TtEntry {
 /// The table.
 pub struct Tt {
     words: Vec<AtomicU64>,
+    /// Words skipped at the start of `words` so that every cluster sits in one cache line
+    /// (the allocator only promises 8-byte alignment, and a cluster across two lines costs
+    /// two memory reads that one prefetch does not cover).
+    offset: usize,
     mask: usize,
     generation: AtomicU8,
 }
 
 const CLUSTER: usize = 2;
+/// Words in a cache line. The clusters start on a line boundary, so a cluster (two 16-byte
+/// entries, half a line) never spans two lines.
+const LINE_WORDS: usize = 64 / 8;
 // The move's index fits below the PV flag's bit.
 const _: () = assert!(crate::types::CELLS <= 1 << 15);
 
@@ -57,10 +64,12 @@ impl Tt {
     /// A table of at most `bytes` bytes (a power of two number of 16-byte entries, at least 1024).
     pub fn new(bytes: usize) -> Tt {
         let entries = Tt::bytes_for(bytes) / 16;
-        let words = std::iter::repeat_with(|| AtomicU64::new(0))
-            .take(entries * 2)
+        let words: Vec<AtomicU64> = std::iter::repeat_with(|| AtomicU64::new(0))
+            .take(entries * 2 + LINE_WORDS - 1)
             .collect();
+        let misalign = words.as_ptr() as usize / 8 % LINE_WORDS;
         Tt {
+            offset: (LINE_WORDS - misalign) % LINE_WORDS,
             words,
             mask: entries / CLUSTER - 1,
             generation: AtomicU8::new(0),
@@ -75,7 +84,7 @@ impl Tt {
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.words.len() * 8
+        (self.words.len() + 1 - LINE_WORDS) * 8
     }
 
     /// Forgets everything (new game, bench).
@@ -94,7 +103,7 @@ impl Tt {
 
     #[inline]
     fn cluster(&self, key: u64) -> usize {
-        ((key >> 20) as usize & self.mask) * CLUSTER * 2
+        self.offset + ((key >> 20) as usize & self.mask) * CLUSTER * 2
     }
 
     /// Asks the processor to bring the cluster of `key` into the cache, so that a probe soon
@@ -224,5 +233,19 @@ mod tests {
         let e = tt.probe(key).expect("stored");
         assert_eq!((e.mv, e.score, e.pv), (Pos::new(3, 4), 9, false));
         assert!(tt.probe(key ^ 1).is_none());
+    }
+
+    #[test]
+    fn clusters_sit_in_one_cache_line_and_the_size_is_as_asked() {
+        for bytes in [1 << 16, 3 << 20, 1 << 22] {
+            let tt = Tt::new(bytes);
+            assert_eq!(tt.bytes(), Tt::bytes_for(bytes));
+            for key in [0u64, 1 << 20, 0xdead_beef_1234_5678, u64::MAX] {
+                let start = tt.words[tt.cluster(key)..].as_ptr() as usize;
+                let end = start + CLUSTER * 16 - 1;
+                assert_eq!(start / 64, end / 64, "cluster of {key:#x} at {start:#x}");
+                assert!(tt.cluster(key) + CLUSTER * 2 <= tt.words.len());
+            }
+        }
     }
 }
