@@ -499,10 +499,19 @@ impl<'a> Worker<'a> {
                     return s;
                 }
             }
+            // Off the PV, a static evaluation at or above beta settles the node before the
+            // probe (as the quiescence search would stand pat): a VCF found there would only
+            // cut the same way, with a mate score the parent does not need to refute this move.
+            let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
+            let stand = eval.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            if !pv_node && stand >= beta {
+                let tt = &self.shared.tt;
+                tt.store(key, Pos::NONE, stand, eval, 0, Bound::Lower, tt_pv);
+                return stand;
+            }
             const LIMITS: VcfLimits = VcfLimits::leaf(PROBE_NODES, PROBE_FOURS);
             if let Some(n) = self.probe.leaf(&mut self.eb, me, LIMITS) {
                 let s = mate_in(ply + n as usize);
-                let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
                 let tt = &self.shared.tt;
                 tt.store(
                     key,
@@ -522,7 +531,6 @@ impl<'a> Worker<'a> {
                 let s = self.quiescence(alpha, beta, ply, QS_FOURS);
                 if !self.shared.aborted() {
                     let bound = bound_of(s, alpha, beta);
-                    let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
                     let tt = &self.shared.tt;
                     tt.store(key, Pos::NONE, score_to_tt(s, ply), eval, 0, bound, tt_pv);
                 }
