@@ -477,12 +477,12 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
-        // Step 3. Horizon (unless a five threat forces the reply): a VCF the probe finds is
-        // a win. On the principal variation, a node whose opponent has a VCF cannot stand
-        // pat, so it gets one more ply (a few plies beyond the iteration at most; probing
-        // the opponent at every horizon node doubled the bench time). Otherwise the
-        // four-move quiescence search.
-        // The horizon's results are kept in the TT at depth 0.
+        // Step 3. Horizon (unless a five threat forces the reply): off the PV an evaluation
+        // at or above beta stands pat at once; else a VCF the probe finds is a win. On the
+        // principal variation, a node whose opponent has a VCF cannot stand pat, so it gets
+        // one more ply (a few plies beyond the iteration at most; probing the opponent at
+        // every horizon node doubled the bench time). Otherwise the four-move quiescence
+        // search. The horizon's results are kept in the TT at depth 0.
         let key = self.eb.board().hash();
         let entry = self.shared.tt.probe(key);
         // On the principal variation now or when this node was stored.
