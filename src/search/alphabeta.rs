@@ -346,7 +346,7 @@ impl<'a> Worker<'a> {
     /// block that makes a four forces the attacker's block in turn. Mate scores come out of it
     /// when the fours lead to a five, a live four or a four-three the opponent cannot meet.
     /// Under caro (where a five can be stopped at either end) it is the static evaluation.
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, fours: u32) -> i32 {
+    fn quiescence(&mut self, alpha: i32, beta: i32, ply: usize, fours: u32) -> i32 {
         self.count_node();
         self.seldepth = self.seldepth.max(ply);
         if self.shared.aborted() {
@@ -387,11 +387,26 @@ impl<'a> Worker<'a> {
                 return mate_in(ply + 5);
             }
         }
-        // Step 2. Stand pat.
         let stand = self.leaf();
+        self.stand_pat_or_fours(alpha, beta, ply, fours, stand)
+    }
+
+    /// Steps 2 and 3 of the quiescence search, for a node whose immediate results are settled
+    /// (no five to play or to stop, no winning four or four-three) and whose clamped static
+    /// evaluation is `stand`: the search's horizon enters here with the evaluation it has.
+    fn stand_pat_or_fours(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        fours: u32,
+        stand: i32,
+    ) -> i32 {
+        let me = self.eb.side_to_move();
+        // Step 2. Stand pat.
         if stand >= beta
             || fours == 0
-            || caro
+            || self.eb.rule().five_blockable()
             || ply >= MAX_PLY
             || self.eb.count_at_least(me, QS_MIN_THREAT) == 0
         {
@@ -528,7 +543,10 @@ impl<'a> Worker<'a> {
                 && (ply as i32) < self.root_depth + THREAT_EXTENSION_PLIES
                 && self.probe.leaf(&mut self.eb, opp, LIMITS).is_some())
             {
-                let s = self.quiescence(alpha, beta, ply, QS_FOURS);
+                // The quiescence search's Step 1 is this node's Step 1, done; its node is
+                // still counted, as when it was entered from the top.
+                self.count_node();
+                let s = self.stand_pat_or_fours(alpha, beta, ply, QS_FOURS, stand);
                 if !self.shared.aborted() {
                     let bound = bound_of(s, alpha, beta);
                     let tt = &self.shared.tt;
