@@ -76,6 +76,34 @@ struct CellState {
     index: u16,
 }
 
+/// The iterator of [`EvalBoard::near_empties`]: row by row, the set bits of each row's
+/// candidate mask.
+pub struct NearEmpties<'a> {
+    eb: &'a EvalBoard,
+    columns: u64,
+    /// The row being read, and its candidate bits not yet returned.
+    y: usize,
+    bits: u64,
+}
+
+impl Iterator for NearEmpties<'_> {
+    type Item = Pos;
+
+    #[inline]
+    fn next(&mut self) -> Option<Pos> {
+        while self.bits == 0 {
+            self.y += 1;
+            if self.y >= self.eb.board.height() {
+                return None;
+            }
+            self.bits = self.eb.near_row(self.y, self.columns);
+        }
+        let x = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(Pos::new(x, self.y))
+    }
+}
+
 /// What `undo` needs to take back one `make`: the counts and sums before it, the state of
 /// the stone's cell, and where its changes start in the log.
 #[derive(Clone)]
@@ -210,18 +238,20 @@ impl EvalBoard {
 
     /// Every empty point within distance 2 of a stone (the move candidates), row by row,
     /// read from the row masks.
-    pub fn near_empties(&self) -> impl Iterator<Item = Pos> + '_ {
-        let columns = (1u64 << self.board.width()) - 1;
-        (0..self.board.height()).flat_map(move |y| {
-            let mut bits = (self.near_rows[y + 2] >> 2) & columns & !u64::from(self.stone_rows[y]);
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let x = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    Pos::new(x, y)
-                })
-            })
-        })
+    pub fn near_empties(&self) -> NearEmpties<'_> {
+        NearEmpties {
+            eb: self,
+            columns: (1u64 << self.board.width()) - 1,
+            y: 0,
+            bits: self.near_row(0, (1u64 << self.board.width()) - 1),
+        }
+    }
+
+    /// The candidate bits of row `y` (bit `x` set for an empty point within distance 2 of a
+    /// stone), `columns` masking the board's width.
+    #[inline(always)]
+    fn near_row(&self, y: usize, columns: u64) -> u64 {
+        (self.near_rows[y + 2] >> 2) & columns & !u64::from(self.stone_rows[y])
     }
 
     /// Every playable point of the candidate area widened by `margin` more points on each

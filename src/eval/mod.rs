@@ -14,6 +14,6 @@ pub mod shape;
 pub mod tables;
 pub mod weights;
 
-pub use board::EvalBoard;
+pub use board::{EvalBoard, NearEmpties};
 pub use tables::{EvalSet, EvalTables};
 pub use weights::Weights;

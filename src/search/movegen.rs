@@ -284,7 +284,9 @@ pub fn generate_unordered(
         return;
     }
     for p in eb.near_empties() {
-        out.extend(score_candidate(eb, hints, kind, p));
+        if let Some(m) = score_candidate(eb, hints, kind, p) {
+            out.push(m);
+        }
     }
 }
 
