@@ -334,6 +334,15 @@ impl EvalBoard {
         i32::from(self.cells[p.index()].scores[color.index()].order)
     }
 
+    /// [`EvalBoard::cell_value`] of the empty cell `p`, read from the tables by the cell's
+    /// shapes: also right after [`EvalBoard::make_threats`], which leaves the stored value
+    /// stale.
+    #[inline]
+    pub fn shape_value(&self, p: Pos, color: Color) -> i32 {
+        let combo = usize::from(self.cells[p.index()].combo[color.index()]);
+        i32::from(self.tables.combo_scores(combo, color.index()).order)
+    }
+
     /// The learned move score of `part` (0: `color`'s own move at the empty cell `p`, 1:
     /// `color`'s cell blocked there by the other colour), as the tables'
     /// [`EvalTables::policy`] of the cell's pcode; 0 on stones.

@@ -14,8 +14,8 @@
 //!   [`verify_vcf_line`], which shares no code with the prover.
 //! - Every helper leaves the position as it found it (stones, side to move, hash). The
 //!   provers play with [`EvalBoard::make_threats`] (the threat state only; the scores are
-//!   stale until the stone is taken back), except the leaf call, whose move order reads the
-//!   cells' ordering values and so plays full makes.
+//!   stale until the stone is taken back); the leaf call's move order reads the cells'
+//!   ordering values from the tables by their shapes ([`EvalBoard::shape_value`]).
 //! - No result depends on hash-map iteration order: candidate lists are sorted with
 //!   [`Pos`] order as the final tie-break.
 //!

@@ -383,15 +383,11 @@ struct Solver<'a, const LEAF: bool> {
 }
 
 impl<const LEAF: bool> Solver<'_, LEAF> {
-    /// Plays `p` for the side to move: the full make for leaf calls (their move order reads
-    /// the cells' ordering values), the threat-only one for exact calls.
+    /// Plays `p` for the side to move, threats only (the move order reads the ordering
+    /// values from the tables, [`EvalBoard::shape_value`]).
     #[inline]
     fn make(&mut self, p: Pos) {
-        if LEAF {
-            self.pos.make(p);
-        } else {
-            self.pos.make_threats(p);
-        }
+        self.pos.make_threats(p);
     }
 
     /// The root: a five at once, the defender's five points, then the search (iterative
@@ -643,7 +639,7 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
             let score = |q: Pos| {
                 let t = pos.threat(q, attacker);
                 (pos.board().is_empty(q) && t >= CellThreat::Block4Plus)
-                    .then(|| (-((t as i32) << 16) - pos.cell_value(q, attacker), q))
+                    .then(|| (-((t as i32) << 16) - pos.shape_value(q, attacker), q))
             };
             if last.is_none() {
                 let all = pos.count_at_least(attacker, CellThreat::Block4Plus) as usize;
