@@ -3,16 +3,26 @@
 //! report). Games `2k+1` and `2k+2` (the same opening, colours swapped) form a pair.
 //!
 //! Output: games, W-L-D of `NAME`, score, Elo with its 95% interval, the pentanomial pair
-//! counts, forfeits (crash, illegal, late, garbage, start-failed) and, with SPRT parameters,
-//! the LLR, its bounds and the decision. Same statistics as a live run ([`super::stats`]).
+//! counts, forfeits (crash, illegal, late, garbage, start-failed), W-L-D and score with each
+//! colour and, with SPRT parameters, the LLR, its bounds and the decision. Same statistics as a live run ([`super::stats`]).
 
 use super::stats::{Pentanomial, SprtDecision, SprtParams, Wld};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// One record: game number and `name`'s doubled points (0, 1 or 2), plus whether it was a
-/// forfeit. `None` for a line that is not a record or a game `name` did not play.
-fn read_record(line: &str, name: &str) -> Option<Result<(u32, u8, bool), String>> {
+/// One game of a record, from one engine's side.
+struct Game {
+    number: u32,
+    /// The engine's doubled points: 0, 1 or 2.
+    points: u8,
+    forfeit: bool,
+    /// The engine had black.
+    black: bool,
+}
+
+/// One record as a [`Game`] of `name`; `None` for a line that is not a record or a game
+/// `name` did not play.
+fn read_record(line: &str, name: &str) -> Option<Result<Game, String>> {
     let words: Vec<&str> = line.split_whitespace().collect();
     if words.len() < 6 {
         return None;
@@ -39,35 +49,49 @@ fn read_record(line: &str, name: &str) -> Option<Result<(u32, u8, bool), String>
         words[2],
         "crash" | "illegal" | "late" | "garbage" | "start-failed"
     );
-    Some(Ok((game, points, forfeit)))
+    Some(Ok(Game {
+        number: game,
+        points,
+        forfeit,
+        black: black == name,
+    }))
+}
+
+/// Adds a game of doubled points `p` (0, 1 or 2) to `wld`.
+fn count(wld: &mut Wld, p: u8) {
+    match p {
+        2 => wld.wins += 1,
+        0 => wld.losses += 1,
+        _ => wld.draws += 1,
+    }
 }
 
 /// The report of the records in `text` from `name`'s side.
 pub fn summarize(text: &str, name: &str, sprt: Option<SprtParams>) -> Result<String, String> {
-    let mut games: BTreeMap<u32, u8> = BTreeMap::new();
+    // Game number -> (doubled points, had black); a repeated number counts as its last record.
+    let mut games: BTreeMap<u32, (u8, bool)> = BTreeMap::new();
     let mut forfeits = 0;
     for line in text.lines() {
         if let Some(record) = read_record(line, name) {
-            let (game, points, forfeit) = record?;
-            games.insert(game, points);
-            forfeits += u32::from(forfeit);
+            let game = record?;
+            games.insert(game.number, (game.points, game.black));
+            forfeits += u32::from(game.forfeit);
         }
     }
     if games.is_empty() {
         return Err(format!("no game of '{name}' in the records"));
     }
     let mut wld = Wld::default();
-    for &p in games.values() {
-        match p {
-            2 => wld.wins += 1,
-            0 => wld.losses += 1,
-            _ => wld.draws += 1,
-        }
+    // With black, with white.
+    let mut by_colour = [Wld::default(); 2];
+    for &(p, black) in games.values() {
+        count(&mut wld, p);
+        count(&mut by_colour[usize::from(!black)], p);
     }
     let mut penta = Pentanomial::default();
-    for (&g, &a) in &games {
+    for (&g, &(a, _)) in &games {
         if g % 2 == 1 {
-            if let Some(&b) = games.get(&(g + 1)) {
+            if let Some(&(b, _)) = games.get(&(g + 1)) {
                 penta.add(a, b);
             }
         }
@@ -86,6 +110,18 @@ pub fn summarize(text: &str, name: &str, sprt: Option<SprtParams>) -> Result<Str
         penta.pairs(),
         penta.0
     );
+    let colours: Vec<String> = ["black", "white"]
+        .iter()
+        .zip(&by_colour)
+        .map(|(colour, c)| {
+            let mut part = format!("with {colour} {}-{}-{}", c.wins, c.losses, c.draws);
+            if c.games() > 0 {
+                let _ = write!(part, ", score {:.1}%", 100.0 * c.score());
+            }
+            part
+        })
+        .collect();
+    let _ = writeln!(out, "{}", colours.join("; "));
     if let Some(s) = sprt {
         let r = s.report(&penta);
         let decision = match r.decision {
@@ -121,6 +157,11 @@ h8 1/2-1/2 board-full game=5 black=new white=base opening=h8
         // Pairs: (1,2) = win + loss, (3,4) = loss + win; game 5 has no partner.
         assert!(
             r.contains("pairs 2 [0 1/4 1/2 3/4 1] = [0, 0, 2, 0, 0]; forfeits 1"),
+            "{r}"
+        );
+        // "new" had black in games 1, 3, 5 (won, lost, drew) and white in 2, 4 (lost, won).
+        assert!(
+            r.contains("with black 1-1-1, score 50.0%; with white 1-1-0, score 50.0%"),
             "{r}"
         );
         let r = summarize(RECORDS, "base", SprtParams::parse("0,10,0.05,0.05").ok()).unwrap();
