@@ -4,7 +4,8 @@
 //!
 //! Output: games, W-L-D of `NAME`, score, Elo with its 95% interval, the pentanomial pair
 //! counts, forfeits (crash, illegal, late, garbage, start-failed), W-L-D and score with each
-//! colour and, with SPRT parameters, the LLR, its bounds and the decision. Same statistics as a live run ([`super::stats`]).
+//! colour and, with SPRT parameters, the LLR, its bounds and the decision. Same statistics as
+//! a live run ([`super::stats`]).
 
 use super::stats::{Pentanomial, SprtDecision, SprtParams, Wld};
 use std::collections::BTreeMap;

@@ -239,11 +239,12 @@ impl EvalBoard {
     /// Every empty point within distance 2 of a stone (the move candidates), row by row,
     /// read from the row masks.
     pub fn near_empties(&self) -> NearEmpties<'_> {
+        let columns = (1u64 << self.board.width()) - 1;
         NearEmpties {
             eb: self,
-            columns: (1u64 << self.board.width()) - 1,
+            columns,
             y: 0,
-            bits: self.near_row(0, (1u64 << self.board.width()) - 1),
+            bits: self.near_row(0, columns),
         }
     }
 

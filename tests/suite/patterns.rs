@@ -220,6 +220,49 @@ fn incremental_state_matches_rebuild_in_random_games() {
 }
 
 #[test]
+fn shape_values_hold_after_threat_only_makes() {
+    // The horizon's VCF probe plays `make_threats` on top of the search's full makes and
+    // orders its fours by `shape_value`, which must then equal what a rebuilt board stores.
+    let mut rng = Rng(0x51_7c_c1_b7_27_22_0a_95);
+    let mut checked = 0;
+    for rule in RULES {
+        for _ in 0..6 {
+            let mut eb = EvalBoard::new(&Board::square(15).unwrap(), rule);
+            let (full, threats) = (4 + rng.below(30), 1 + rng.below(8));
+            for i in 0..full + threats {
+                let Some(p) = random_move(&eb, &mut rng) else {
+                    break;
+                };
+                if i < full {
+                    eb.make(p);
+                } else {
+                    eb.make_threats(p);
+                }
+                if rules::winner_after_last(eb.board(), rule).is_some() {
+                    eb.undo();
+                }
+            }
+            let fresh = EvalBoard::with_tables(eb.board(), rule, eb.tables().clone());
+            for &q in eb.playable().iter().filter(|&&q| eb.board().is_empty(q)) {
+                for c in [Color::Black, Color::White] {
+                    assert_eq!(
+                        eb.shape_value(q, c),
+                        fresh.cell_value(q, c),
+                        "{rule}: {q:?} {c:?}"
+                    );
+                    checked += 1;
+                }
+            }
+            while eb.board().stone_count() > 0 {
+                eb.undo();
+            }
+            eb.check_consistency().unwrap();
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+#[test]
 fn undo_past_the_start_matches_rebuild() {
     // `EvalBoard` takes back its own stones from a log, and stones placed before it was
     // built by recomputing; mix both, checking against a rebuild at every step.
