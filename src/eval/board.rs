@@ -329,7 +329,8 @@ impl EvalBoard {
     }
 
     /// The move-ordering value of the empty cell `p` for `color` (the hand-set cell score:
-    /// line scores plus class bonus; 0 on stones).
+    /// line scores plus class bonus; 0 on stones), as stored by the last full make (stale
+    /// after [`EvalBoard::make_threats`]: [`EvalBoard::shape_value`] reads it fresh).
     #[inline]
     pub fn cell_value(&self, p: Pos, color: Color) -> i32 {
         i32::from(self.cells[p.index()].scores[color.index()].order)

@@ -383,13 +383,6 @@ struct Solver<'a, const LEAF: bool> {
 }
 
 impl<const LEAF: bool> Solver<'_, LEAF> {
-    /// Plays `p` for the side to move, threats only (the move order reads the ordering
-    /// values from the tables, [`EvalBoard::shape_value`]).
-    #[inline]
-    fn make(&mut self, p: Pos) {
-        self.pos.make_threats(p);
-    }
-
     /// The root: a five at once, the defender's five points, then the search (iterative
     /// deepening for exact calls that ask for a `shortest` line, one pass otherwise).
     fn root(&mut self, max_fours: u32, shortest: bool) -> VcfOutcome {
@@ -526,7 +519,7 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
                 self.nodes += 1;
             }
             let dirs = four_dirs(self.pos, q, attacker);
-            self.make(q);
+            self.pos.make_threats(q);
             let fives = five_points_on(self.pos, q, attacker, dirs);
             if fives.is_empty() {
                 // A four always has a five point; a missing one means a table disagreement,
@@ -573,7 +566,7 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
                     }
                 }
             }
-            self.make(r);
+            self.pos.make_threats(r);
             let counter = five_points_through(self.pos, r, defender);
             let res = if counter.len() >= 2 {
                 Ok(Res::Fail(true))
@@ -607,7 +600,7 @@ impl<const LEAF: bool> Solver<'_, LEAF> {
         let w = self.pos.near_empties().find(|&q| {
             self.pos.threat(q, attacker).is_winning() && !self.pos.is_foul(q, attacker)
         })?;
-        self.make(w);
+        self.pos.make_threats(w);
         let fives = five_points_through(self.pos, w, attacker);
         let won = !fives.is_empty() && blocks(self.pos, attacker, &fives).is_empty();
         let res = won.then(|| {
