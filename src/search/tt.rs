@@ -1,7 +1,8 @@
-//! The shared transposition table: lock-free, `AtomicU64` pairs. Its two `unsafe` lines are
-//! hints that read and write nothing: the cache prefetch of [`Tt::prefetch`], and on Linux the
+//! The shared transposition table: lock-free, `AtomicU64` pairs. Its `unsafe` lines: two hints
+//! that read and write nothing, the cache prefetch of [`Tt::prefetch`] and on Linux the
 //! request for huge pages of [`advise_huge_pages`] (a 128 MiB table in 4 KiB pages misses the
-//! processor's address cache on nearly every probe).
+//! processor's address cache on nearly every probe); and [`zeroed_words`], which takes the
+//! table's words as zeroed memory from the allocator without writing them.
 //!
 //! Each entry is two words: `key ^ data` and `data`. A reader accepts an entry only if the
 //! XOR of the two words gives back its key, so a torn write by another thread reads as a
@@ -82,18 +83,32 @@ fn advise_huge_pages(ptr: *const u8, bytes: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_ptr: *const u8, _bytes: usize) {}
 
+// `zeroed_words` reads a block of `u64` as `AtomicU64`: same size and bit validity
+// (documented), and here the same alignment.
+const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
+
+/// `len` zero words in memory the allocator gets already zeroed from the system, so that no
+/// page is touched here: each is mapped at its first use during the search (a table written
+/// with zeros up front cost up to 170 ms at the first move), and with huge pages where the
+/// system gives them, asked for before that first use.
+#[allow(unsafe_code)]
+fn zeroed_words(len: usize) -> Vec<AtomicU64> {
+    // `vec![0; n]` allocates zeroed memory rather than writing zeros.
+    let mut plain = std::mem::ManuallyDrop::new(vec![0u64; len]);
+    advise_huge_pages(plain.as_ptr().cast(), len * std::mem::size_of::<u64>());
+    let (ptr, len, capacity) = (plain.as_mut_ptr(), plain.len(), plain.capacity());
+    // SAFETY: the block is the vector's own (its drop is suppressed, so it has one owner),
+    // allocated for `capacity` `u64`s with `len` of them initialised; `AtomicU64` has the
+    // size, alignment (asserted above) and bit validity of `u64`, so the same block and
+    // layout hold `len` valid `AtomicU64`s and are freed as the allocator expects.
+    unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU64>(), len, capacity) }
+}
+
 impl Tt {
     /// A table of at most `bytes` bytes (a power of two number of 16-byte entries, at least 1024).
     pub fn new(bytes: usize) -> Tt {
         let entries = Tt::bytes_for(bytes) / 16;
-        let len = entries * 2 + LINE_WORDS - 1;
-        let mut words: Vec<AtomicU64> = Vec::with_capacity(len);
-        // Before the first write: a page the zeroing below touches gets its size then.
-        advise_huge_pages(
-            words.as_ptr().cast(),
-            len * std::mem::size_of::<AtomicU64>(),
-        );
-        words.extend(std::iter::repeat_with(|| AtomicU64::new(0)).take(len));
+        let words = zeroed_words(entries * 2 + LINE_WORDS - 1);
         let misalign = words.as_ptr() as usize / 8 % LINE_WORDS;
         Tt {
             offset: (LINE_WORDS - misalign) % LINE_WORDS,
