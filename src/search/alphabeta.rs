@@ -105,6 +105,8 @@ pub(crate) struct Worker<'a> {
     pub time_scale: f64,
     /// [`lmp_table`]: quiet moves kept per depth, not improving and improving.
     lmp: [[usize; 2]; LMP_DEPTHS],
+    /// [`LmrTable`]: the late-move reduction's logarithms.
+    lmr: LmrTable,
 }
 
 const INF: i32 = MATE + 1;
@@ -139,6 +141,7 @@ impl<'a> Worker<'a> {
                 .collect(),
             time_scale: 1.0,
             lmp: lmp_table(),
+            lmr: LmrTable::new(),
         }
     }
 
@@ -793,7 +796,7 @@ impl<'a> Worker<'a> {
                     && (m.threat < CellThreat::Block4
                         || (m.threat == CellThreat::Block4 && kind == NodeKind::All))
                 {
-                    let mut r = lmr_reduction(depth, i);
+                    let mut r = self.lmr.reduction(depth, i);
                     r += i32::from(!pv_node && !improving) + i32::from(cut_node);
                     r -= i32::from(tt_pv) + i32::from(!quiet);
                     r -= i32::from(killers.contains(&m.pos));
