@@ -278,6 +278,28 @@ mod tests {
     }
 
     #[test]
+    fn a_new_table_is_all_zero_and_keeps_what_is_stored() {
+        // 8 MiB: large enough for the allocator to map fresh memory and for the huge-page
+        // request to cover part of it; 64 KiB: an ordinary heap block.
+        for bytes in [8 << 20, 1 << 16] {
+            let tt = Tt::new(bytes);
+            assert!(tt.words.iter().all(|w| w.load(Relaxed) == 0));
+            let keys: Vec<u64> = (1..=64u64)
+                .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                .collect();
+            assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+            for (i, &k) in keys.iter().enumerate() {
+                let (mv, score) = (Pos::new(i % 15, i / 15), i as i32);
+                tt.store(k, mv, score, 0, 1, Bound::Exact, false);
+            }
+            for (i, &k) in keys.iter().enumerate() {
+                let e = tt.probe(k).expect("a distinct cluster keeps its entry");
+                assert_eq!((e.mv, e.score), (Pos::new(i % 15, i / 15), i as i32));
+            }
+        }
+    }
+
+    #[test]
     fn clusters_sit_in_one_cache_line_and_the_size_is_as_asked() {
         for bytes in [1 << 16, 3 << 20, 1 << 22] {
             let tt = Tt::new(bytes);
