@@ -89,8 +89,8 @@ const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<
 
 /// `len` zero words in memory the allocator gets already zeroed from the system, so that no
 /// page is touched here: each is mapped at its first use during the search (a table written
-/// with zeros up front cost up to 170 ms at the first move), and with huge pages where the
-/// system gives them, asked for before that first use.
+/// with zeros up front put all of its page faults on the first move's time), and with huge
+/// pages where the system gives them, asked for before that first use.
 #[allow(unsafe_code)]
 fn zeroed_words(len: usize) -> Vec<AtomicU64> {
     // `vec![0; n]` allocates zeroed memory rather than writing zeros.
