@@ -1,8 +1,5 @@
-//! The shared transposition table: lock-free, `AtomicU64` pairs. Its `unsafe` lines: two hints
-//! that read and write nothing, the cache prefetch of [`Tt::prefetch`] and on Linux the
-//! request for huge pages of [`advise_huge_pages`] (a 128 MiB table in 4 KiB pages misses the
-//! processor's address cache on nearly every probe); and [`zeroed_words`], which takes the
-//! table's words as zeroed memory from the allocator without writing them.
+//! The shared transposition table: lock-free, `AtomicU64` pairs. Its one `unsafe` line is the
+//! cache prefetch of [`Tt::prefetch`] (a hint that reads and writes nothing).
 //!
 //! Each entry is two words: `key ^ data` and `data`. A reader accepts an entry only if the
 //! XOR of the two words gives back its key, so a torn write by another thread reads as a
@@ -63,52 +60,13 @@ const LINE_WORDS: usize = 64 / 8;
 // The move's index fits below the PV flag's bit.
 const _: () = assert!(crate::types::CELLS <= 1 << 15);
 
-/// Asks the kernel to back the 2 MiB-aligned part of `bytes` bytes at `ptr` with huge pages
-/// (transparent huge pages in `madvise` mode, most distributions' default; ignored where they
-/// are off). Nothing is read or written; a failed request changes nothing.
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-fn advise_huge_pages(ptr: *const u8, bytes: usize) {
-    const HUGE_PAGE: usize = 2 << 20;
-    let start = (ptr as usize).next_multiple_of(HUGE_PAGE);
-    let end = (ptr as usize).saturating_add(bytes) / HUGE_PAGE * HUGE_PAGE;
-    if end > start {
-        // SAFETY: `MADV_HUGEPAGE` only tells the kernel how to back pages; it neither reads,
-        // writes nor unmaps memory, and the range lies inside the caller's own allocation.
-        unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
-    }
-}
-
-/// Elsewhere the table keeps the system's normal pages.
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_ptr: *const u8, _bytes: usize) {}
-
-// `zeroed_words` reads a block of `u64` as `AtomicU64`: same size and bit validity
-// (documented), and here the same alignment.
-const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
-
-/// `len` zero words in memory the allocator gets already zeroed from the system, so that no
-/// page is touched here: each is mapped at its first use during the search (a table written
-/// with zeros up front put all of its page faults on the first move's time), and with huge
-/// pages where the system gives them, asked for before that first use.
-#[allow(unsafe_code)]
-fn zeroed_words(len: usize) -> Vec<AtomicU64> {
-    // `vec![0; n]` allocates zeroed memory rather than writing zeros.
-    let mut plain = std::mem::ManuallyDrop::new(vec![0u64; len]);
-    advise_huge_pages(plain.as_ptr().cast(), len * std::mem::size_of::<u64>());
-    let (ptr, len, capacity) = (plain.as_mut_ptr(), plain.len(), plain.capacity());
-    // SAFETY: the block is the vector's own (its drop is suppressed, so it has one owner),
-    // allocated for `capacity` `u64`s with `len` of them initialised; `AtomicU64` has the
-    // size, alignment (asserted above) and bit validity of `u64`, so the same block and
-    // layout hold `len` valid `AtomicU64`s and are freed as the allocator expects.
-    unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU64>(), len, capacity) }
-}
-
 impl Tt {
     /// A table of at most `bytes` bytes (a power of two number of 16-byte entries, at least 1024).
     pub fn new(bytes: usize) -> Tt {
         let entries = Tt::bytes_for(bytes) / 16;
-        let words = zeroed_words(entries * 2 + LINE_WORDS - 1);
+        let words: Vec<AtomicU64> = std::iter::repeat_with(|| AtomicU64::new(0))
+            .take(entries * 2 + LINE_WORDS - 1)
+            .collect();
         let misalign = words.as_ptr() as usize / 8 % LINE_WORDS;
         Tt {
             offset: (LINE_WORDS - misalign) % LINE_WORDS,
@@ -279,7 +237,6 @@ mod tests {
 
     #[test]
     fn a_new_table_is_all_zero_and_keeps_what_is_stored() {
-        // 8 MiB: the huge-page request covers part of it; 64 KiB: it covers none.
         for bytes in [8 << 20, 1 << 16] {
             let tt = Tt::new(bytes);
             assert!(tt.words.iter().all(|w| w.load(Relaxed) == 0));
