@@ -348,7 +348,7 @@ fn write_progress(
     writeln!(
         out,
         "Game {}/{}: {} (black) - {} (white): {} {}, {} stones, opening line {}, \
-         time {}+{} ms | {} vs {}: {}-{}-{}",
+         time {}+{} ms (slowest {}+{}) | {} vs {}: {}-{}-{}",
         job.number + 1,
         total,
         config.engines[b].name,
@@ -359,6 +359,8 @@ fn write_progress(
         config.openings[job.opening].line,
         r.time_ms[0],
         r.time_ms[1],
+        r.max_move_ms[0],
+        r.max_move_ms[1],
         config.engines[0].name,
         config.engines[job.opponent].name,
         t.wins,
