@@ -36,7 +36,7 @@ use opening::{Decision, OpeningGame, Step};
 use report::to_line;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use swap2::{Swap2Answer, Swap2Error};
 
 pub use crate::rules::opening::game::OpeningError;
@@ -137,6 +137,9 @@ pub struct Engine {
     blocked: Vec<Pos>,
     /// The evaluation tables the searcher gets.
     eval: EvalSet,
+    /// What the request being answered spent before its search (creating or resizing the
+    /// transposition table); [`Engine::limits`] takes it off the turn. Zero between requests.
+    setup: Duration,
 }
 
 impl Default for Engine {
@@ -154,6 +157,7 @@ impl Engine {
             searcher: None,
             blocked: Vec::new(),
             eval: EvalSet::builtin(),
+            setup: Duration::ZERO,
         }
     }
 
@@ -278,11 +282,14 @@ impl Engine {
     /// The limits of one search from the options, with the blocked moves excluded.
     fn limits(&self) -> Limits {
         Limits {
-            time: (!self.options.untimed).then_some(TimeControl {
-                turn_ms: self.options.timeout_turn_ms,
-                match_ms: self.options.timeout_match_ms,
-                time_left_ms: self.options.time_left_ms,
-            }),
+            time: (!self.options.untimed).then_some(
+                TimeControl {
+                    turn_ms: self.options.timeout_turn_ms,
+                    match_ms: self.options.timeout_match_ms,
+                    time_left_ms: self.options.time_left_ms,
+                }
+                .after(self.setup),
+            ),
             threads: self.options.threads.clamp(1, thread_limit()),
             max_nodes: self.options.max_nodes,
             max_depth: if self.options.max_depth > 0 {
@@ -294,16 +301,26 @@ impl Engine {
         }
     }
 
-    /// The searcher, sized for the current options.
+    /// The searcher, sized for the current options. On a manager's clock a new table is
+    /// made on another thread ([`Searcher::resize_in_background`]); untimed (`bench`,
+    /// analysis to a depth or node count) before the search, so that it sees the same table.
     fn searcher(&mut self) -> &mut Searcher {
         let bytes = search::tt_bytes(self.options.hash_kb, self.options.max_memory);
-        let eval = &self.eval;
+        let (eval, untimed) = (&self.eval, self.options.untimed);
         let searcher = self.searcher.get_or_insert_with(|| {
-            let mut s = Searcher::new(bytes);
+            let mut s = if untimed {
+                Searcher::new(bytes)
+            } else {
+                Searcher::new_in_background(bytes)
+            };
             s.set_eval(eval.clone());
             s
         });
-        searcher.resize(bytes);
+        if untimed {
+            searcher.resize(bytes);
+        } else {
+            searcher.resize_in_background(bytes);
+        }
         searcher
     }
 
@@ -327,7 +344,27 @@ impl Engine {
     ///   `stop`, keeping only what the transposition table learns (nothing when the board is
     ///   full or the last move made five).
     /// - [`Request::Swap2`] and [`Request::Opening`] give their decisions.
+    ///
+    /// What a request spends before its search (the first one of a process makes a small
+    /// stand-in table and starts the real one on another thread; a new size waits for a table
+    /// still being made and frees the old one) counts against its turn, as the manager's
+    /// clock counts it.
     pub fn run(
+        &mut self,
+        request: Request<'_>,
+        stop: &AtomicBool,
+        on: &mut dyn FnMut(usize, ThinkEvent<'_>),
+    ) -> Result<Answer, EngineError> {
+        let started = Instant::now();
+        self.searcher();
+        self.setup = started.elapsed();
+        let answer = self.answer(request, stop, on);
+        self.setup = Duration::ZERO;
+        answer
+    }
+
+    /// [`Engine::run`] once the searcher is ready.
+    fn answer(
         &mut self,
         request: Request<'_>,
         stop: &AtomicBool,

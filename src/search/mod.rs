@@ -35,6 +35,7 @@ use movegen::{Hints, NodeKind};
 use params::MAX_DEPTH;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::thread::JoinHandle;
 use std::time::Instant;
 use time::{Clock, TimeControl};
 use tt::Tt;
@@ -204,9 +205,16 @@ pub fn tt_bytes(hash_kb: Option<u64>, max_memory: u64) -> usize {
     want.min(avail).clamp(1 << 16, 1 << 34) as usize
 }
 
+/// The table searches use while a larger one is made on another thread.
+const STAND_IN_BYTES: usize = 1 << 20;
+
 /// Owns the transposition table across moves of a game, and the evaluation tables.
 pub struct Searcher {
     tt: Tt,
+    /// The table asked for (its size and its maker) while another thread makes it: mapping
+    /// every page of a large table takes from tens to a few hundred milliseconds, more than a
+    /// short turn. Until it is ready `tt` is a [`STAND_IN_BYTES`] table.
+    building: Option<(usize, JoinHandle<Tt>)>,
     eval: EvalSet,
 }
 
@@ -215,8 +223,17 @@ impl Searcher {
     pub fn new(tt_bytes: usize) -> Searcher {
         Searcher {
             tt: Tt::new(tt_bytes),
+            building: None,
             eval: EvalSet::builtin(),
         }
+    }
+
+    /// [`Searcher::new`] with the table made on another thread (as
+    /// [`Searcher::resize_in_background`] does): for a first search on a manager's clock.
+    pub fn new_in_background(tt_bytes: usize) -> Searcher {
+        let mut s = Searcher::new(STAND_IN_BYTES.min(tt_bytes));
+        s.resize_in_background(tt_bytes);
+        s
     }
 
     /// Evaluates with `eval` from now on.
@@ -229,22 +246,59 @@ impl Searcher {
         &self.eval
     }
 
-    /// TT size in bytes.
+    /// TT size in bytes (of the table being made, while it is).
     pub fn tt_bytes(&self) -> usize {
-        self.tt.bytes()
+        self.building
+            .as_ref()
+            .map_or(self.tt.bytes(), |&(bytes, _)| bytes)
     }
 
     /// Resizes the TT (clearing it) if `bytes` asks for a different size. The old table is
-    /// freed before the new one is allocated, so the two are never held at once.
+    /// freed before the new one is made, so the two are never held at once.
     pub fn resize(&mut self, bytes: usize) {
-        if Tt::bytes_for(bytes) != self.tt.bytes() {
-            self.tt = Tt::new(0);
+        if Tt::bytes_for(bytes) != self.tt_bytes() {
+            self.drop_tables();
             self.tt = Tt::new(bytes);
+        }
+    }
+
+    /// [`Searcher::resize`] with a table larger than the stand-in made on another thread: the
+    /// searches that start after it is ready use it, those before a fresh stand-in. At most
+    /// the stand-in and the new table are held at once.
+    pub fn resize_in_background(&mut self, bytes: usize) {
+        let want = Tt::bytes_for(bytes);
+        if want != self.tt_bytes() {
+            self.drop_tables();
+            self.tt = Tt::new(STAND_IN_BYTES.min(want));
+            if want > self.tt.bytes() {
+                self.building = Some((want, std::thread::spawn(move || Tt::new(want))));
+            }
+        }
+    }
+
+    /// Frees the table and one being made (after waiting for it).
+    fn drop_tables(&mut self) {
+        if let Some((_, maker)) = self.building.take() {
+            drop(maker.join());
+        }
+        self.tt = Tt::new(0);
+    }
+
+    /// Puts a table made on another thread in use once it is ready.
+    fn take_made_table(&mut self) {
+        if self.building.as_ref().is_some_and(|(_, m)| m.is_finished()) {
+            if let Some((_, maker)) = self.building.take() {
+                match maker.join() {
+                    Ok(tt) => self.tt = tt,
+                    Err(_) => log::error!("making the transposition table failed"),
+                }
+            }
         }
     }
 
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
+        self.take_made_table();
         self.tt.clear();
     }
 
@@ -333,6 +387,7 @@ impl Searcher {
         on: &mut dyn FnMut(Progress<'_>),
     ) -> Option<SearchResult> {
         tables::init(rule);
+        self.take_made_table();
         let budget = limits
             .time
             .map(|tc| tc.budget(board.width() * board.height() - board.stone_count()));
@@ -610,4 +665,35 @@ fn vcf_node_limit(budget: Option<time::Budget>) -> u64 {
     budget.map_or(VCF_ROOT_NODES, |b| {
         (b.maximum.as_millis() as u64 * VCF_NODES_PER_MS).clamp(1_000, VCF_ROOT_NODES)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_table_made_in_the_background_takes_over_from_the_stand_in() {
+        let mut s = Searcher::new_in_background(8 << 20);
+        assert_eq!(s.tt_bytes(), 8 << 20);
+        assert_eq!(s.tt.bytes(), STAND_IN_BYTES);
+        let started = Instant::now();
+        while s.tt.bytes() != 8 << 20 {
+            assert!(started.elapsed() < Duration::from_secs(60), "no table came");
+            std::thread::sleep(Duration::from_millis(1));
+            s.take_made_table();
+        }
+        assert!(s.building.is_none());
+        // The same size again changes nothing; one no larger than the stand-in is made at once.
+        s.resize_in_background(8 << 20);
+        assert_eq!(s.tt.bytes(), 8 << 20);
+        s.resize_in_background(1 << 16);
+        assert_eq!((s.tt.bytes(), s.tt_bytes()), (1 << 16, 1 << 16));
+        assert!(s.building.is_none());
+        // A plain resize makes the table before it returns, also over one being made.
+        s.resize_in_background(4 << 20);
+        s.resize(16 << 20);
+        assert_eq!((s.tt.bytes(), s.tt_bytes()), (16 << 20, 16 << 20));
+        assert!(s.building.is_none());
+    }
 }

@@ -79,6 +79,29 @@ impl TimeControl {
         tc
     }
 
+    /// The same clock after `spent` of the turn has gone before the search starts (creating
+    /// the transposition table at a process's first search): taken off the turn limit and off a
+    /// limited match clock. A turn used up this way leaves a limit of at most 0, "move at once".
+    pub fn after(self, spent: Duration) -> TimeControl {
+        let ms = i64::try_from(spent.as_millis()).unwrap_or(i64::MAX);
+        if ms == 0 {
+            return self;
+        }
+        TimeControl {
+            turn_ms: if self.turn_ms > 0 {
+                self.turn_ms.saturating_sub(ms)
+            } else {
+                self.turn_ms
+            },
+            time_left_ms: if self.match_limited() {
+                self.time_left_ms.saturating_sub(ms)
+            } else {
+                self.time_left_ms
+            },
+            ..self
+        }
+    }
+
     /// The budget for a move with about `empty_cells` free points left.
     pub fn budget(&self, empty_cells: usize) -> Budget {
         if self.turn_ms <= 0 {
@@ -208,5 +231,27 @@ mod tests {
             time_left_ms: 50,
         };
         assert!(tc.budget(100).maximum <= Duration::from_millis(1));
+    }
+
+    #[test]
+    fn time_spent_before_the_search_comes_off_the_turn_and_the_match_clock() {
+        let tc = TimeControl {
+            turn_ms: 300,
+            match_ms: 60_000,
+            time_left_ms: 10_000,
+        };
+        let after = tc.after(Duration::from_millis(120));
+        assert_eq!((after.turn_ms, after.time_left_ms), (180, 9_880));
+        assert!(after.budget(200).maximum < tc.budget(200).maximum);
+        // A turn used up moves at once; "move at once" and an unlimited match stay so.
+        let gone = tc.after(Duration::from_millis(400));
+        assert_eq!(gone.budget(200).maximum, Duration::from_millis(INSTANT_MS));
+        let open = TimeControl {
+            turn_ms: 0,
+            match_ms: 0,
+            time_left_ms: i64::from(i32::MAX),
+        };
+        assert_eq!(open.after(Duration::from_millis(50)), open);
+        assert_eq!(tc.after(Duration::ZERO), tc);
     }
 }

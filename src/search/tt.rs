@@ -1,5 +1,12 @@
-//! The shared transposition table: lock-free, `AtomicU64` pairs. Its one `unsafe` line is the
-//! cache prefetch of [`Tt::prefetch`] (a hint that reads and writes nothing).
+//! The shared transposition table: lock-free, `AtomicU64` pairs. Its two `unsafe` lines are
+//! hints that read and write nothing: the cache prefetch of [`Tt::prefetch`], and on Linux the
+//! request for huge pages of [`advise_huge_pages`] (a 128 MiB table in 4 KiB pages misses the
+//! processor's address cache on nearly every probe).
+//!
+//! [`Tt::new`] writes every word, so the whole table is mapped when it is made and no search
+//! waits for a page fault (a fresh 2 MiB page is zeroed and, at worst, compacted by the kernel
+//! first). A search on a manager's clock does not wait for that: the searcher makes a large
+//! table on another thread ([`crate::search::Searcher::resize_in_background`]).
 //!
 //! Each entry is two words: `key ^ data` and `data`. A reader accepts an entry only if the
 //! XOR of the two words gives back its key, so a torn write by another thread reads as a
@@ -60,13 +67,39 @@ const LINE_WORDS: usize = 64 / 8;
 // The move's index fits below the PV flag's bit.
 const _: () = assert!(crate::types::CELLS <= 1 << 15);
 
+/// Asks the kernel to back the 2 MiB-aligned part of `bytes` bytes at `ptr` with huge pages
+/// (transparent huge pages in `madvise` mode, most distributions' default; ignored where they
+/// are off). Nothing is read or written; a failed request changes nothing.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn advise_huge_pages(ptr: *const u8, bytes: usize) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let start = (ptr as usize).next_multiple_of(HUGE_PAGE);
+    let end = (ptr as usize).saturating_add(bytes) / HUGE_PAGE * HUGE_PAGE;
+    if end > start {
+        // SAFETY: `MADV_HUGEPAGE` only tells the kernel how to back pages; it neither reads,
+        // writes nor unmaps memory, and the range lies inside the caller's own allocation.
+        unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
+    }
+}
+
+/// Elsewhere the table keeps the system's normal pages.
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_ptr: *const u8, _bytes: usize) {}
+
 impl Tt {
-    /// A table of at most `bytes` bytes (a power of two number of 16-byte entries, at least 1024).
+    /// A table of at most `bytes` bytes (a power of two number of 16-byte entries, at least
+    /// 1024), every page of it mapped (written) before it returns.
     pub fn new(bytes: usize) -> Tt {
         let entries = Tt::bytes_for(bytes) / 16;
-        let words: Vec<AtomicU64> = std::iter::repeat_with(|| AtomicU64::new(0))
-            .take(entries * 2 + LINE_WORDS - 1)
-            .collect();
+        let len = entries * 2 + LINE_WORDS - 1;
+        let mut words: Vec<AtomicU64> = Vec::with_capacity(len);
+        // Before the first write: each page the zeroing below touches gets its size then.
+        advise_huge_pages(
+            words.as_ptr().cast(),
+            len * std::mem::size_of::<AtomicU64>(),
+        );
+        words.extend(std::iter::repeat_with(|| AtomicU64::new(0)).take(len));
         let misalign = words.as_ptr() as usize / 8 % LINE_WORDS;
         Tt {
             offset: (LINE_WORDS - misalign) % LINE_WORDS,
