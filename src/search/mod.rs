@@ -271,7 +271,14 @@ impl Searcher {
             self.drop_tables();
             self.tt = Tt::new(STAND_IN_BYTES.min(want));
             if want > self.tt.bytes() {
-                self.building = Some((want, std::thread::spawn(move || Tt::new(want))));
+                let maker = std::thread::Builder::new()
+                    .name("tt-maker".into())
+                    .spawn(move || Tt::new(want));
+                match maker {
+                    Ok(maker) => self.building = Some((want, maker)),
+                    // No thread to be had: the table is made here, on this request's time.
+                    Err(_) => self.tt = Tt::new(want),
+                }
             }
         }
     }
