@@ -212,8 +212,8 @@ const STAND_IN_BYTES: usize = 1 << 20;
 pub struct Searcher {
     tt: Tt,
     /// The table asked for (its size and its maker) while another thread makes it: mapping
-    /// every page of a large table takes from tens to a few hundred milliseconds, more than a
-    /// short turn. Until it is ready `tt` is a [`STAND_IN_BYTES`] table.
+    /// every page of a large table can take longer than a short turn. Until it is ready `tt`
+    /// is a [`STAND_IN_BYTES`] table.
     building: Option<(usize, JoinHandle<Tt>)>,
     eval: EvalSet,
 }
