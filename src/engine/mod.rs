@@ -306,17 +306,14 @@ impl Engine {
     /// analysis to a depth or node count) before the search, so that it sees the same table.
     fn searcher(&mut self) -> &mut Searcher {
         let bytes = search::tt_bytes(self.options.hash_kb, self.options.max_memory);
-        let (eval, untimed) = (&self.eval, self.options.untimed);
+        let eval = &self.eval;
+        // The smallest table, replaced at once by one of the asked size.
         let searcher = self.searcher.get_or_insert_with(|| {
-            let mut s = if untimed {
-                Searcher::new(bytes)
-            } else {
-                Searcher::new_in_background(bytes)
-            };
+            let mut s = Searcher::new(0);
             s.set_eval(eval.clone());
             s
         });
-        if untimed {
+        if self.options.untimed {
             searcher.resize(bytes);
         } else {
             searcher.resize_in_background(bytes);

@@ -228,14 +228,6 @@ impl Searcher {
         }
     }
 
-    /// [`Searcher::new`] with the table made on another thread (as
-    /// [`Searcher::resize_in_background`] does): for a first search on a manager's clock.
-    pub fn new_in_background(tt_bytes: usize) -> Searcher {
-        let mut s = Searcher::new(STAND_IN_BYTES.min(tt_bytes));
-        s.resize_in_background(tt_bytes);
-        s
-    }
-
     /// Evaluates with `eval` from now on.
     pub fn set_eval(&mut self, eval: EvalSet) {
         self.eval = eval;
@@ -293,19 +285,16 @@ impl Searcher {
 
     /// Puts a table made on another thread in use once it is ready.
     fn take_made_table(&mut self) {
-        if self.building.as_ref().is_some_and(|(_, m)| m.is_finished()) {
-            if let Some((_, maker)) = self.building.take() {
-                match maker.join() {
-                    Ok(tt) => self.tt = tt,
-                    Err(_) => log::error!("making the transposition table failed"),
-                }
+        if let Some((_, maker)) = self.building.take_if(|(_, m)| m.is_finished()) {
+            match maker.join() {
+                Ok(tt) => self.tt = tt,
+                Err(_) => log::error!("making the transposition table failed"),
             }
         }
     }
 
-    /// Forgets everything learnt (new game).
+    /// Forgets everything learnt (new game). A table still being made comes empty.
     pub fn clear(&mut self) {
-        self.take_made_table();
         self.tt.clear();
     }
 
@@ -681,7 +670,8 @@ mod tests {
 
     #[test]
     fn a_table_made_in_the_background_takes_over_from_the_stand_in() {
-        let mut s = Searcher::new_in_background(8 << 20);
+        let mut s = Searcher::new(0);
+        s.resize_in_background(8 << 20);
         assert_eq!(s.tt_bytes(), 8 << 20);
         assert_eq!(s.tt.bytes(), STAND_IN_BYTES);
         let started = Instant::now();
