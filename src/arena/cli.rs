@@ -4,7 +4,7 @@
 //! library never prints. The last line of a completed run is exactly
 //! `Result: W-L-D forfeits F` (see [`Summary::result_line`]).
 
-use super::forced::{parse_forced_wins, Kind, FORCED_SIZE};
+use super::forced::{failed_lines, parse_forced_wins, Kind, FORCED_SIZE};
 use super::openings::{parse_openings, Opening};
 use super::referee::GameSettings;
 use super::scoring::{self, ScoringConfig, Totals};
@@ -116,6 +116,15 @@ pub struct Args {
         help_heading = "Forced-wins scoring"
     )]
     pub out: Option<PathBuf>,
+    /// Score only the positions that failed in FILE, the --out records of an earlier run
+    /// (for example, to see whether a longer --turn-ms saves them).
+    #[arg(
+        long = "failed-in",
+        value_name = "FILE",
+        requires = "forced_wins",
+        help_heading = "Forced-wins scoring"
+    )]
+    pub failed_in: Option<PathBuf>,
 }
 
 /// Turns the arguments into a match configuration (reads the openings file).
@@ -266,7 +275,20 @@ pub fn scoring_from_args(args: &Args) -> Result<ScoringConfig, String> {
     }
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let lines = parse_forced_wins(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = parse_forced_wins(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(records) = &args.failed_in {
+        let text = std::fs::read_to_string(records)
+            .map_err(|e| format!("cannot read {}: {e}", records.display()))?;
+        let failed = failed_lines(&text).map_err(|e| format!("{}: {e}", records.display()))?;
+        lines.retain(|l| failed.contains(&l.line));
+        if lines.is_empty() {
+            return Err(format!(
+                "{} names no failed position of {}",
+                records.display(),
+                path.display()
+            ));
+        }
+    }
     if lines.is_empty() {
         return Err(format!("{} holds no position", path.display()));
     }

@@ -15,6 +15,7 @@
 use super::openings::check_playable;
 use crate::notation::{format_pos, parse_moves, parse_pos};
 use crate::types::{Color, Pos, Rule};
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// The board side of every position in the file.
@@ -118,6 +119,39 @@ pub fn parse_forced_wins(text: &str) -> Result<Vec<ForcedLine>, String> {
         }
         let line = parse_line(row, i + 1).map_err(|e| format!("line {}: {e}", i + 1))?;
         out.push(line);
+    }
+    Ok(out)
+}
+
+/// The file lines of the positions that failed in an earlier run's records (`--out`: one
+/// tab-separated record a position, its file line first and `ok` or `fail` last), so that a
+/// run can score those alone; an error names the record that is not of that form.
+pub fn failed_lines(records: &str) -> Result<BTreeSet<usize>, String> {
+    let mut out = BTreeSet::new();
+    for (i, row) in records.lines().enumerate() {
+        if row.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = row.split('\t').collect();
+        let (Some(first), Some(&last)) = (fields.first(), fields.last()) else {
+            continue;
+        };
+        let line: usize = first
+            .trim()
+            .parse()
+            .map_err(|_| format!("record {}: no line number in {row:?}", i + 1))?;
+        match last.trim() {
+            "fail" => {
+                out.insert(line);
+            }
+            "ok" => {}
+            other => {
+                return Err(format!(
+                    "record {}: ends in {other:?}, not ok or fail",
+                    i + 1
+                ))
+            }
+        }
     }
     Ok(out)
 }
@@ -234,6 +268,19 @@ mod tests {
             assert!(e.starts_with("line 2: "), "{e}");
             assert!(e.contains(what), "{row}: {e}");
         }
+    }
+
+    #[test]
+    fn failed_records_give_their_lines() {
+        let records = "10\twin\tfreestyle\tb14b10\twhite\td10\t940\t-M16\tok\n\
+                       12\tsave\trenju\th8i9\tblack\tj10\t939\t+M17\tfail\n\n\
+                       20\tsave\tfreestyle\th8i9\tblack\t\t0\tlate\tfail\n";
+        let lines = failed_lines(records).unwrap();
+        assert_eq!(lines.into_iter().collect::<Vec<_>>(), vec![12, 20]);
+        let e = failed_lines("x\twin\tfail\n").unwrap_err();
+        assert!(e.contains("record 1: no line number"), "{e}");
+        let e = failed_lines("3\twin\tfreestyle\n").unwrap_err();
+        assert!(e.contains("record 1: ends in \"freestyle\""), "{e}");
     }
 
     #[test]

@@ -212,6 +212,55 @@ fn a_judge_win_or_a_plain_score_or_no_eval() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--failed-in`: a second run scores only the positions the first run's records mark
+/// `fail`; records that name none, or are not records, are refused.
+#[test]
+fn failed_in_scores_only_the_positions_that_failed_before() {
+    let dir = temp_dir("failed-in");
+    let (_, records, ..) = score(&dir, &["-M5"]);
+    let (file, first) = (dir.join("positions.txt"), dir.join("first.txt"));
+    std::fs::write(&first, &records).unwrap();
+    let judge = fake_judge(&dir, &["-M5"], &dir.join("judge2.log"));
+    let engine = format!("sh {SCRIPT} 7,7");
+    let args = |failed: &Path| {
+        run(&[
+            "--forced-wins",
+            file.to_str().unwrap(),
+            "--failed-in",
+            failed.to_str().unwrap(),
+            "--engine",
+            &engine,
+            "--judge",
+            &judge,
+            "--turn-ms",
+            "400",
+        ])
+    };
+    let (code, text) = args(&first);
+    assert_eq!(code, 0, "{text}");
+    // Lines 3 (h8 occupied) and 4 (a renju foul) failed; they alone are scored again.
+    assert!(
+        text.starts_with("Forced wins: 1 win + 1 save position(s)"),
+        "{text}"
+    );
+    assert!(text.contains("1/2 line 3: save freestyle"), "{text}");
+    assert!(text.contains("2/2 line 4: win renju"), "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some("Result: wins found 0/1 saves 0/1"),
+        "{text}"
+    );
+    let none = dir.join("none.txt");
+    std::fs::write(&none, records.replace("\tfail\n", "\tok\n")).unwrap();
+    let (code, text) = args(&none);
+    assert_eq!(code, 2, "{text}");
+    let garbage = dir.join("garbage.txt");
+    std::fs::write(&garbage, "not a record\n").unwrap();
+    let (code, text) = args(&garbage);
+    assert_eq!(code, 2, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_late_engine_fails_the_position_and_bad_arguments_exit_2() {
     let dir = temp_dir("late");
