@@ -12,7 +12,7 @@ use super::history::History;
 use super::movegen::{self, Hints, NodeKind, ScoredMove};
 use super::params::*;
 use super::time::Clock;
-use super::tt::{Bound, Tt};
+use super::tt::{Bound, Tt, TtEntry};
 use crate::eval::EvalBoard;
 use crate::rules::pattern::CellThreat;
 use crate::score::{mate_in, mated_in, MATE, MATE_BOUND};
@@ -517,11 +517,12 @@ impl<'a> Worker<'a> {
                     return s;
                 }
             }
-            // Off the PV, a static evaluation at or above beta settles the node before the
-            // probe (as the quiescence search would stand pat): a VCF found there would only
-            // cut the same way, with a mate score the parent does not need to refute this move.
+            // Off the PV, an evaluation at or above beta settles the node before the probe (as
+            // the quiescence search would stand pat): a VCF found there would only cut the same
+            // way, with a mate score the parent does not need to refute this move. The node
+            // stands on its static evaluation as the TT refines it (Step 5's estimate).
             let eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
-            let stand = eval.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            let stand = refined_eval(entry, eval, ply).clamp(-EVAL_LIMIT, EVAL_LIMIT);
             if !pv_node && stand >= beta {
                 let tt = &self.shared.tt;
                 tt.store(key, Pos::NONE, stand, eval, 0, Bound::Lower, tt_pv);
@@ -571,31 +572,19 @@ impl<'a> Worker<'a> {
         }
 
         // Step 5. Static evaluation; "improving" when it is above the one two plies earlier
-        // (the same side to move). Reverse futility pruning in quiet positions.
+        // (the same side to move). Reverse futility pruning in quiet positions, not at a node
+        // that is or was on the principal variation.
         // A TT score whose bound points away from the static evaluation is the better
         // estimate for pruning (the static one is what the TT keeps and "improving" compares).
         let static_eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
-        let eval = entry.map_or(static_eval, |e| {
-            let s = score_from_tt(e.score, ply);
-            let better = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s > static_eval,
-                Bound::Upper => s < static_eval,
-                Bound::None => false,
-            };
-            if better && s.abs() < MATE_BOUND {
-                s
-            } else {
-                static_eval
-            }
-        });
+        let eval = refined_eval(entry, static_eval, ply);
         let opp_threat = opp_fives > 0
             || self.eb.count(opp, CellThreat::Flex4) + self.eb.count(opp, CellThreat::Block4x2) > 0;
         self.frames[ply].eval = if opp_threat { NO_EVAL } else { static_eval };
         let improving = !opp_threat
             && ply >= 2
             && (self.frames[ply - 2].eval == NO_EVAL || static_eval > self.frames[ply - 2].eval);
-        if !pv_node
+        if !tt_pv
             && excluded.is_none()
             && !opp_threat
             && depth <= RFP_DEPTH
@@ -870,6 +859,28 @@ impl<'a> Worker<'a> {
         }
         best
     }
+}
+
+/// The static evaluation `static_eval` of a node refined by its TT entry (read at `ply`): a
+/// TT score whose bound points away from the static evaluation (an exact score, a lower bound
+/// above it, an upper bound below it) is the better estimate for pruning and standing pat;
+/// mate scores are not.
+#[inline]
+fn refined_eval(entry: Option<TtEntry>, static_eval: i32, ply: usize) -> i32 {
+    entry.map_or(static_eval, |e| {
+        let s = score_from_tt(e.score, ply);
+        let better = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s > static_eval,
+            Bound::Upper => s < static_eval,
+            Bound::None => false,
+        };
+        if better && s.abs() < MATE_BOUND {
+            s
+        } else {
+            static_eval
+        }
+    })
 }
 
 /// The bound a search result `s` of the window (`alpha`, `beta`) proves.
