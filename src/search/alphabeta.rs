@@ -573,9 +573,8 @@ impl<'a> Worker<'a> {
 
         // Step 5. Static evaluation; "improving" when it is above the one two plies earlier
         // (the same side to move). Reverse futility pruning in quiet positions, not at a node
-        // that is or was on the principal variation.
-        // A TT score whose bound points away from the static evaluation is the better
-        // estimate for pruning (the static one is what the TT keeps and "improving" compares).
+        // that is or was on the principal variation. Pruning reads the estimate
+        // [`refined_eval`] gives; the TT keeps and "improving" compares the static evaluation.
         let static_eval = entry.map_or_else(|| self.eb.evaluate(), |e| e.eval);
         let eval = refined_eval(entry, static_eval, ply);
         let opp_threat = opp_fives > 0

@@ -441,8 +441,8 @@ fn a_hidden_layer_starts_as_the_tables_and_fitting_lowers_its_loss() {
     assert!(after < tables - 0.01, "loss {tables} -> {after}");
     assert!((reports[3].train - after).abs() < 1e-9);
     // The layer fits beyond what the tables reach alone in the same steps (on these 24 games
-    // by 0.001 to 0.01 of training loss, depending on the search that played them: 0.00095
-    // with 4675dca's).
+    // by 0.00095 to 0.01 of training loss, depending on the search that played them; the
+    // least with 4675dca's).
     let alone = fit::fit(&data, &Dataset::default(), &w0, &opt, 0, &mut |_| {});
     let alone = fit::loss(&data, &alone, scale, 1.0);
     assert!(
