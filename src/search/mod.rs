@@ -35,6 +35,7 @@ use movegen::{Hints, NodeKind};
 use params::MAX_DEPTH;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 use time::{Clock, TimeControl};
@@ -211,11 +212,32 @@ const STAND_IN_BYTES: usize = 1 << 20;
 /// Owns the transposition table across moves of a game, and the evaluation tables.
 pub struct Searcher {
     tt: Tt,
-    /// The table asked for (its size and its maker) while another thread makes it: mapping
-    /// every page of a large table can take longer than a short turn. Until it is ready `tt`
-    /// is a [`STAND_IN_BYTES`] table.
-    building: Option<(usize, JoinHandle<Tt>)>,
+    /// The table asked for while another thread makes it: mapping every page of a large
+    /// table can take longer than a short turn. Until it is ready `tt` is a
+    /// [`STAND_IN_BYTES`] table.
+    building: Option<Building>,
     eval: EvalSet,
+}
+
+/// A table being made on another thread.
+struct Building {
+    /// Its size.
+    bytes: usize,
+    /// Set when the table is no longer wanted: the maker stops within a step and frees it.
+    give_up: Arc<AtomicBool>,
+    /// The maker; `None` from it if it gave up.
+    maker: JoinHandle<Option<Tt>>,
+}
+
+impl Drop for Searcher {
+    /// A table still being made is given up, not waited for: an engine dropped during its
+    /// first search (a test that makes one engine per position) leaves no thread writing a
+    /// table nobody will use.
+    fn drop(&mut self) {
+        if let Some(b) = &self.building {
+            b.give_up.store(true, Relaxed);
+        }
+    }
 }
 
 impl Searcher {
@@ -240,9 +262,7 @@ impl Searcher {
 
     /// TT size in bytes (of the table being made, while it is).
     pub fn tt_bytes(&self) -> usize {
-        self.building
-            .as_ref()
-            .map_or(self.tt.bytes(), |&(bytes, _)| bytes)
+        self.building.as_ref().map_or(self.tt.bytes(), |b| b.bytes)
     }
 
     /// Resizes the TT (clearing it) if `bytes` asks for a different size. The old table is
@@ -263,11 +283,19 @@ impl Searcher {
             self.drop_tables();
             self.tt = Tt::new(STAND_IN_BYTES.min(want));
             if want > self.tt.bytes() {
+                let give_up = Arc::new(AtomicBool::new(false));
+                let flag = Arc::clone(&give_up);
                 let maker = std::thread::Builder::new()
                     .name("tt-maker".into())
-                    .spawn(move || Tt::new(want));
+                    .spawn(move || Tt::new_unless(want, &flag));
                 match maker {
-                    Ok(maker) => self.building = Some((want, maker)),
+                    Ok(maker) => {
+                        self.building = Some(Building {
+                            bytes: want,
+                            give_up,
+                            maker,
+                        })
+                    }
                     // No thread to be had: the table is made here, on this request's time.
                     Err(_) => self.tt = Tt::new(want),
                 }
@@ -275,20 +303,22 @@ impl Searcher {
         }
     }
 
-    /// Frees the table and one being made (after waiting for it).
+    /// Frees the table, and gives up one being made (waiting at most for the maker's step).
     fn drop_tables(&mut self) {
-        if let Some((_, maker)) = self.building.take() {
-            drop(maker.join());
+        if let Some(b) = self.building.take() {
+            b.give_up.store(true, Relaxed);
+            drop(b.maker.join());
         }
         self.tt = Tt::new(0);
     }
 
     /// Puts a table made on another thread in use once it is ready.
     fn take_made_table(&mut self) {
-        if let Some((_, maker)) = self.building.take_if(|(_, m)| m.is_finished()) {
-            match maker.join() {
-                Ok(tt) => self.tt = tt,
-                Err(_) => log::error!("making the transposition table failed"),
+        if let Some(b) = self.building.take_if(|b| b.maker.is_finished()) {
+            match b.maker.join() {
+                Ok(Some(tt)) => self.tt = tt,
+                // Nothing gives up a table it still holds as being made.
+                Ok(None) | Err(_) => log::error!("making the transposition table failed"),
             }
         }
     }
@@ -692,5 +722,10 @@ mod tests {
         s.resize(16 << 20);
         assert_eq!((s.tt.bytes(), s.tt_bytes()), (16 << 20, 16 << 20));
         assert!(s.building.is_none());
+        // A searcher dropped while its table is being made gives the table up.
+        s.resize_in_background(256 << 20);
+        let give_up = Arc::clone(&s.building.as_ref().expect("being made").give_up);
+        drop(s);
+        assert!(give_up.load(Relaxed));
     }
 }

@@ -6,7 +6,8 @@
 //! [`Tt::new`] writes every word, so the whole table is mapped when it is made and no search
 //! waits for a page fault (a fresh 2 MiB page is zeroed and, at worst, compacted by the kernel
 //! first). A search on a manager's clock does not wait for that: the searcher makes a large
-//! table on another thread ([`crate::search::Searcher::resize_in_background`]).
+//! table on another thread ([`crate::search::Searcher::resize_in_background`]), which gives it
+//! up within one [`MAKE_STEP_WORDS`] step when told to ([`Tt::new_unless`]).
 //!
 //! Each entry is two words: `key ^ data` and `data`. A reader accepts an entry only if the
 //! XOR of the two words gives back its key, so a torn write by another thread reads as a
@@ -17,7 +18,7 @@
 //! generation 42..48, static eval 48..64 (i16).
 
 use crate::types::Pos;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// What a stored score bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +68,9 @@ const LINE_WORDS: usize = 64 / 8;
 // The move's index fits below the PV flag's bit.
 const _: () = assert!(crate::types::CELLS <= 1 << 15);
 
+/// Words [`Tt::new_unless`] writes between two looks at its give-up flag: one 2 MiB page.
+pub const MAKE_STEP_WORDS: usize = (2 << 20) / 8;
+
 /// Asks the kernel to back the 2 MiB-aligned part of `bytes` bytes at `ptr` with huge pages
 /// (transparent huge pages in `madvise` mode, most distributions' default; ignored where they
 /// are off). Nothing is read or written; a failed request changes nothing.
@@ -91,6 +95,14 @@ impl Tt {
     /// A table of at most `bytes` bytes (a power of two number of 16-byte entries, at least
     /// 1024), every page of it mapped (written) before it returns.
     pub fn new(bytes: usize) -> Tt {
+        Tt::new_unless(bytes, &AtomicBool::new(false)).expect("a table not given up is made")
+    }
+
+    /// [`Tt::new`], given up (`None`, what was written freed) as soon as `give_up` is set:
+    /// it is read before each [`MAKE_STEP_WORDS`] words are written. A searcher that no longer
+    /// wants a table being made on another thread (a new size, a dropped engine) sets it, so
+    /// that no abandoned maker goes on writing hundreds of MiB.
+    pub fn new_unless(bytes: usize, give_up: &AtomicBool) -> Option<Tt> {
         let entries = Tt::bytes_for(bytes) / 16;
         let len = entries * 2 + LINE_WORDS - 1;
         let mut words: Vec<AtomicU64> = Vec::with_capacity(len);
@@ -99,14 +111,20 @@ impl Tt {
             words.as_ptr().cast(),
             len * std::mem::size_of::<AtomicU64>(),
         );
-        words.extend(std::iter::repeat_with(|| AtomicU64::new(0)).take(len));
+        while words.len() < len {
+            if give_up.load(Relaxed) {
+                return None;
+            }
+            let step = MAKE_STEP_WORDS.min(len - words.len());
+            words.extend(std::iter::repeat_with(|| AtomicU64::new(0)).take(step));
+        }
         let misalign = words.as_ptr() as usize / 8 % LINE_WORDS;
-        Tt {
+        Some(Tt {
             offset: (LINE_WORDS - misalign) % LINE_WORDS,
             words,
             mask: entries / CLUSTER - 1,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// The size a table asked for `bytes` really has.
@@ -266,6 +284,16 @@ mod tests {
         let e = tt.probe(key).expect("stored");
         assert_eq!((e.mv, e.score, e.pv), (Pos::new(3, 4), 9, false));
         assert!(tt.probe(key ^ 1).is_none());
+    }
+
+    #[test]
+    fn a_table_given_up_is_not_made() {
+        assert!(Tt::new_unless(8 << 20, &AtomicBool::new(true)).is_none());
+        // Several steps, the last one short.
+        let bytes = 3 * MAKE_STEP_WORDS * 8;
+        let tt = Tt::new_unless(bytes, &AtomicBool::new(false)).expect("not given up");
+        assert_eq!(tt.bytes(), Tt::bytes_for(bytes));
+        assert!(tt.words.iter().all(|w| w.load(Relaxed) == 0));
     }
 
     #[test]
