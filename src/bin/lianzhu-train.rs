@@ -64,6 +64,11 @@ struct Args {
     /// Logistic scale; default: the one that fits the starting tables best.
     #[arg(long)]
     scale: Option<f32>,
+    /// Multiply the starting tables' values and tempo values by the factor that makes their
+    /// logistic scale on the training positions this K (the search's margins were tuned at the
+    /// freestyle tables' scale); with `--epochs 0` and `--out`, writes the rescaled tables.
+    #[arg(long)]
+    rescale_to: Option<f32>,
     /// Print the N most frequent value entries and tempo entries, start against learned.
     #[arg(long, default_value_t = 0)]
     show: usize,
@@ -210,9 +215,14 @@ fn run(args: &Args) -> Result<(), String> {
             rank_held.len()
         );
     }
-    let w0 = fit::params_of(&start);
-    let scale = args.scale.unwrap_or_else(|| fit::best_scale(&train, &w0));
+    let mut w0 = fit::params_of(&start);
+    let mut scale = args.scale.unwrap_or_else(|| fit::best_scale(&train, &w0));
     println!("logistic scale K = {scale:.1}");
+    if let Some(k) = args.rescale_to {
+        let factor = fit::rescale(&mut w0, scale, k);
+        scale = fit::best_scale(&train, &w0);
+        println!("values and tempo times {factor:.4}: logistic scale K = {scale:.1}");
+    }
     let opt = FitOptions {
         epochs: args.epochs,
         lr: args.lr,

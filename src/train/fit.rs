@@ -313,6 +313,19 @@ pub(crate) fn cross_entropy(eval: f32, t: f32, k: f32) -> f64 {
     -(f64::from(t) * f64::from(p).ln() + f64::from(1.0 - t) * f64::from(1.0 - p).ln())
 }
 
+/// Multiplies the values and tempo values `w` (a linear evaluation) by `target / scale`, so
+/// that tables whose logistic scale is `scale` get the scale `target`; returns the factor.
+/// A scale that is not positive leaves `w` as it is (factor 1).
+pub fn rescale(w: &mut [f32], scale: f32, target: f32) -> f32 {
+    let factor = if scale > 0.0 && target > 0.0 {
+        target / scale
+    } else {
+        1.0
+    };
+    w.iter_mut().for_each(|x| *x *= factor);
+    factor
+}
+
 /// The scale `K` (in evaluation units) that minimises the loss of `w` on `data` against the
 /// results, by golden-section search over 50..5000.
 pub fn best_scale(data: &Dataset, w: &[f32]) -> f32 {

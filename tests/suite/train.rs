@@ -319,6 +319,28 @@ fn training_on_a_small_fixed_set_lowers_the_loss() {
 }
 
 #[test]
+fn rescaled_tables_get_the_asked_logistic_scale_and_keep_their_loss() {
+    let (data, start) = selfplay_data(Rule::Freestyle, 8);
+    let mut w = fit::params_of(&start);
+    let scale = fit::best_scale(&data, &w);
+    let before = fit::loss(&data, &w, scale, 1.0);
+    let factor = fit::rescale(&mut w, scale, 2.0 * scale);
+    assert!((factor - 2.0).abs() < 1e-6, "factor {factor}");
+    // Every value and tempo value doubled: sigmoid(eval / K) is the same at twice the scale.
+    let rescaled = fit::best_scale(&data, &w);
+    assert!(
+        (rescaled / (2.0 * scale) - 1.0).abs() < 0.01,
+        "{scale} doubled gave {rescaled}"
+    );
+    let after = fit::loss(&data, &w, 2.0 * scale, 1.0);
+    assert!((after - before).abs() < 1e-4, "loss {before} -> {after}");
+    // A scale that is not positive changes nothing.
+    let w1 = w.clone();
+    assert_eq!(fit::rescale(&mut w, 0.0, 500.0), 1.0);
+    assert_eq!(w, w1);
+}
+
+#[test]
 fn fitting_the_move_scores_raises_the_chosen_moves_probability() {
     use lianzhu::search::movegen::hand_policy;
     use lianzhu::train::policy::{self, PolicyOptions};
