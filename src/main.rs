@@ -15,9 +15,10 @@ struct Cli {
     /// Number of search threads (INFO thread_num overrides it).
     #[arg(long, global = true)]
     threads: Option<usize>,
-    /// Evaluation tables to use instead of the built-in ones for their rule: a file written
-    /// by `lianzhu-train`, or `hand` for the hand-set weights of every rule. Repeatable; a
-    /// missing or malformed file is reported on stderr and the built-in tables stay in use.
+    /// Evaluation tables to use instead of the built-in ones for their rule (at every board
+    /// size): a file written by `lianzhu-train`, or `hand` for the hand-set weights of every
+    /// rule. Repeatable; a missing or malformed file is reported on stderr and the built-in
+    /// tables stay in use.
     #[arg(long = "eval", global = true, value_name = "FILE")]
     eval: Vec<String>,
     #[command(subcommand)]

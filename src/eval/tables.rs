@@ -8,7 +8,9 @@
 //! depends on its pcode and on whether that colour is the side to move (role 0) or not
 //! (role 1). The *threat mask* ([`THREAT_MASKS`] entries) says which threat classes each side
 //! has anywhere on the board, from the side to move's view; its table is the tempo term (who
-//! moves first with a four-plus against a three, and so on).
+//! moves first with a four-plus against a three, and so on). A rule may have a second set of
+//! tables for boards above 15x15 ([`EvalSet::for_board`]; freestyle's are fitted with 20x20
+//! games as well).
 //!
 //! File format, version 3 (all integers little-endian): the 8 bytes `LZEVAL` 0 3; the rule's
 //! Gomocup number (u8) and three zero bytes; the values, i16 in 1/[`VALUE_UNIT`] evaluation
@@ -458,11 +460,19 @@ impl fmt::Debug for EvalTables {
     }
 }
 
+/// Boards whose longer side is above this many points read a rule's large-board tables
+/// where it has them ([`EvalSet::for_board`]): 20x20 freestyle has far more open lines than
+/// 15x15, and tables fitted with its games play it better.
+pub const LARGE_BOARD_ABOVE: usize = 15;
+
 /// The tables of every rule the search uses: learned tables where set, the hand-set weights
-/// elsewhere (built on first use, per rule).
+/// elsewhere (built on first use, per rule); optionally other tables of a rule for large
+/// boards.
 #[derive(Clone, Debug, Default)]
 pub struct EvalSet {
     per_rule: [Option<Arc<EvalTables>>; 5],
+    /// Tables for boards above [`LARGE_BOARD_ABOVE`]; `None`: the rule's `per_rule` tables.
+    large: [Option<Arc<EvalTables>>; 5],
 }
 
 const RULES: [Rule; 5] = [
@@ -497,10 +507,17 @@ const LEARNED: &[&[u8]] = &[
     include_bytes!("learned/renju.lzev"),
 ];
 
+/// The learned large-board table files compiled in (for boards above [`LARGE_BOARD_ABOVE`]).
+const LEARNED_LARGE: &[&[u8]] = &[include_bytes!("learned/freestyle-large.lzev")];
+
 static BUILTIN: LazyLock<EvalSet> = LazyLock::new(|| {
+    let read = |bytes| EvalTables::from_bytes(bytes).expect("a shipped table file is well-formed");
     let mut set = EvalSet::hand();
     for bytes in LEARNED {
-        set.set(EvalTables::from_bytes(bytes).expect("a shipped table file is well-formed"));
+        set.set(read(bytes));
+    }
+    for bytes in LEARNED_LARGE {
+        set.set_large(read(bytes));
     }
     set
 });
@@ -517,7 +534,7 @@ impl EvalSet {
         BUILTIN.clone()
     }
 
-    /// The tables for `rule`.
+    /// The tables for `rule` on boards up to [`LARGE_BOARD_ABOVE`] points a side.
     pub fn get(&self, rule: Rule) -> Arc<EvalTables> {
         let i = rule_index(rule);
         self.per_rule[i]
@@ -525,9 +542,26 @@ impl EvalSet {
             .unwrap_or_else(|| Arc::clone(&HAND[i]))
     }
 
-    /// Uses `tables` for their rule.
+    /// The tables for `rule` on a board whose longer side is `side` points: the rule's
+    /// large-board tables above [`LARGE_BOARD_ABOVE`] if it has them, else [`EvalSet::get`].
+    pub fn for_board(&self, rule: Rule, side: usize) -> Arc<EvalTables> {
+        match &self.large[rule_index(rule)] {
+            Some(t) if side > LARGE_BOARD_ABOVE => Arc::clone(t),
+            _ => self.get(rule),
+        }
+    }
+
+    /// Uses `tables` for their rule on every board size (a `--eval` file replaces the
+    /// large-board tables too).
     pub fn set(&mut self, tables: EvalTables) {
         let i = rule_index(tables.rule);
         self.per_rule[i] = Some(Arc::new(tables));
+        self.large[i] = None;
+    }
+
+    /// Uses `tables` for their rule on boards above [`LARGE_BOARD_ABOVE`] points a side.
+    pub fn set_large(&mut self, tables: EvalTables) {
+        let i = rule_index(tables.rule);
+        self.large[i] = Some(Arc::new(tables));
     }
 }

@@ -388,6 +388,49 @@ fn the_built_in_tables_are_learned_for_freestyle_standard_and_renju() {
 }
 
 #[test]
+fn large_boards_read_the_large_board_tables_unless_a_file_replaces_them() {
+    let builtin = EvalSet::builtin();
+    let fs15 = builtin.for_board(Rule::Freestyle, 15);
+    let fs20 = builtin.for_board(Rule::Freestyle, 20);
+    assert_eq!(fs20.rule(), Rule::Freestyle);
+    assert_eq!(*fs15, *builtin.get(Rule::Freestyle));
+    assert_ne!(*fs20, *fs15);
+    // Rules without large-board tables use their one set at every size.
+    assert_eq!(
+        *builtin.for_board(Rule::Standard, 20),
+        *builtin.get(Rule::Standard)
+    );
+    // A `--eval` file replaces its rule's tables at every size.
+    let mut replaced = builtin.clone();
+    replaced.set((*fs15).clone());
+    assert_eq!(*replaced.for_board(Rule::Freestyle, 20), *fs15);
+
+    // The search reads them: at a fixed node count the same 20x20 position searches
+    // differently with the two sets, and a 15x15 one the same.
+    let moves = lianzhu::notation::parse_moves("h8i9j10i10h9h10").unwrap();
+    let search = |eval: &EvalSet, side: usize| {
+        let mut board = Board::square(side).unwrap();
+        for &p in &moves {
+            board.make(p);
+        }
+        let mut searcher = Searcher::new(1 << 20);
+        searcher.set_eval(eval.clone());
+        let limits = lianzhu::search::Limits {
+            time: None,
+            max_nodes: 20_000,
+            ..Default::default()
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let r = searcher
+            .think(&board, Rule::Freestyle, &limits, &stop, &mut |_| {})
+            .expect("a move");
+        (r.best, r.score, r.nodes)
+    };
+    assert_eq!(search(&builtin, 15), search(&replaced, 15));
+    assert_ne!(search(&builtin, 20), search(&replaced, 20));
+}
+
+#[test]
 fn match_records_read_as_unscored_games() {
     use lianzhu::train::data::parse_match_record;
     let rec = "h8i9h10i10h9 1-0 five game=3 black=a white=b opening=2";
