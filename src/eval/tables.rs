@@ -30,6 +30,7 @@ use super::shape::{self, SHAPE_KEYS, SHAPE_SLOTS};
 use super::weights::Weights;
 use crate::rules::pattern::{CellThreat, THREAT_MASK};
 use crate::rules::tables::{self, combo_patterns, COMBINE_KEYS};
+use crate::rules::Board;
 use crate::types::Rule;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
@@ -542,9 +543,10 @@ impl EvalSet {
             .unwrap_or_else(|| Arc::clone(&HAND[i]))
     }
 
-    /// The tables for `rule` on a board whose longer side is `side` points: the rule's
-    /// large-board tables above [`LARGE_BOARD_ABOVE`] if it has them, else [`EvalSet::get`].
-    pub fn for_board(&self, rule: Rule, side: usize) -> Arc<EvalTables> {
+    /// The tables for `rule` on `board`: the rule's large-board tables when the board's
+    /// longer side is above [`LARGE_BOARD_ABOVE`] and the rule has them, else [`EvalSet::get`].
+    pub fn for_board(&self, rule: Rule, board: &Board) -> Arc<EvalTables> {
+        let side = board.width().max(board.height());
         match &self.large[rule_index(rule)] {
             Some(t) if side > LARGE_BOARD_ABOVE => Arc::clone(t),
             _ => self.get(rule),

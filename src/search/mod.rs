@@ -398,11 +398,7 @@ impl Searcher {
             .map(|tc| tc.budget(board.width() * board.height() - board.stone_count()));
         let empties: Vec<Pos> = board.empty_points().collect();
         let deadline = Clock::start(budget).deadline(ROOT_DEFENCES_SHARE);
-        let mut eb = EvalBoard::with_tables(
-            board,
-            rule,
-            self.eval.for_board(rule, board.width().max(board.height())),
-        );
+        let mut eb = EvalBoard::with_tables(board, rule, self.eval.for_board(rule, board));
         self.root_moves(&mut eb, limits, vcf_node_limit(budget), &empties, deadline)
             .0
     }
@@ -476,11 +472,7 @@ impl Searcher {
         let vcf_nodes = vcf_node_limit(budget);
         // The one position of this search: the root's proofs run on it (and leave it as it
         // was), every worker starts from a copy.
-        let mut eb = EvalBoard::with_tables(
-            board,
-            rule,
-            self.eval.for_board(rule, board.width().max(board.height())),
-        );
+        let mut eb = EvalBoard::with_tables(board, rule, self.eval.for_board(rule, board));
         let vcf = VcfProver::with_deadline(clock.deadline(ROOT_VCF_SHARE)).solve_on(
             &mut eb,
             me,

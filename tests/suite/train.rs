@@ -390,20 +390,21 @@ fn the_built_in_tables_are_learned_for_freestyle_standard_and_renju() {
 #[test]
 fn large_boards_read_the_large_board_tables_unless_a_file_replaces_them() {
     let builtin = EvalSet::builtin();
-    let fs15 = builtin.for_board(Rule::Freestyle, 15);
-    let fs20 = builtin.for_board(Rule::Freestyle, 20);
+    let (board15, board20) = (Board::square(15).unwrap(), Board::square(20).unwrap());
+    let fs15 = builtin.for_board(Rule::Freestyle, &board15);
+    let fs20 = builtin.for_board(Rule::Freestyle, &board20);
     assert_eq!(fs20.rule(), Rule::Freestyle);
     assert_eq!(*fs15, *builtin.get(Rule::Freestyle));
     assert_ne!(*fs20, *fs15);
     // Rules without large-board tables use their one set at every size.
     assert_eq!(
-        *builtin.for_board(Rule::Standard, 20),
+        *builtin.for_board(Rule::Standard, &board20),
         *builtin.get(Rule::Standard)
     );
     // A `--eval` file replaces its rule's tables at every size.
     let mut replaced = builtin.clone();
     replaced.set((*fs15).clone());
-    assert_eq!(*replaced.for_board(Rule::Freestyle, 20), *fs15);
+    assert_eq!(*replaced.for_board(Rule::Freestyle, &board20), *fs15);
 
     // The search reads them: at a fixed node count the same 20x20 position searches
     // differently with the two sets, and a 15x15 one the same.
