@@ -28,10 +28,14 @@ impl Default for TimeControl {
     }
 }
 
-/// Fixed reserve kept from every turn limit for process and pipe overhead and for the last
-/// check of a VCF defence after the search (ms); a further 1/32 of the turn, at most
-/// [`TURN_RESERVE_MAX_MS`], is kept as well.
-pub const TURN_RESERVE_MS: i64 = 30;
+/// Fixed reserve kept from every turn limit for process and pipe overhead (ms); a further
+/// 1/[`TURN_RESERVE_DIVISOR`] of the turn, at most [`TURN_RESERVE_MAX_MS`], is kept as well.
+/// The last check of a VCF defence after the search has its own share of the maximum
+/// (`CONFIRM_RESERVE_SHARE` in the search). At 300 ms the maximum is 276 ms; the reply
+/// arrived about 5 ms after the maximum under two games on two cores.
+pub const TURN_RESERVE_MS: i64 = 20;
+/// The proportional part of the turn reserve is the turn divided by this.
+pub const TURN_RESERVE_DIVISOR: i64 = 64;
 /// Cap of the proportional part of the turn reserve (ms).
 pub const TURN_RESERVE_MAX_MS: i64 = 250;
 /// The optimum is this share of the maximum (per mille) when the turn alone limits the move:
@@ -111,8 +115,9 @@ impl TimeControl {
                 maximum: t,
             };
         }
-        let mut maximum =
-            self.turn_ms - TURN_RESERVE_MS - (self.turn_ms / 32).min(TURN_RESERVE_MAX_MS);
+        let mut maximum = self.turn_ms
+            - TURN_RESERVE_MS
+            - (self.turn_ms / TURN_RESERVE_DIVISOR).min(TURN_RESERVE_MAX_MS);
         let mut optimum = maximum * OPTIMUM_PER_MILLE / 1000;
         if self.match_limited() {
             let left = (self.time_left_ms - MATCH_RESERVE_MS - self.time_left_ms / 30).max(0);
