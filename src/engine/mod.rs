@@ -594,8 +594,9 @@ mod tests {
             };
             e.board.as_mut().unwrap().place(Pos::new(x, y), c);
         }
-        // 31 ms: a maximum of 1 ms for the whole turn, far less than 10 searches take.
-        e.options.timeout_turn_ms = 31;
+        // The reserve plus 1 ms: a maximum of 1 ms for the whole turn, far less than 10
+        // searches take.
+        e.options.timeout_turn_ms = search::time::TURN_RESERVE_MS + 1;
         let stop = AtomicBool::new(false);
         let answer = e.run(Request::Best(10), &stop, &mut |_, _| {}).unwrap();
         let lines = answer.lines();
